@@ -1,0 +1,70 @@
+// Every license user is one of the users, and appears once in its license. When the
+// licenses come before the users in the file, the references wait (spilled to disk
+// past 100 000) until every user has been read.
+
+import { FingerprintSet } from "../_internal/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
+import { SpillList } from "../_internal/SpillList.js";
+import { U32List } from "../_internal/U32List.js";
+import type { LicenseUserRecord, Place } from "../model/DataRecord.js";
+import { showValue } from "../report/_describe.js";
+import type { UserEmails } from "./_UserEmails.js";
+import type { Check, CheckContext } from "./Check.js";
+
+interface Deferred {
+  email: string;
+  place: Place;
+}
+
+/** Reports license users that are not among the users, and users listed twice in one license. */
+export function licenseUsers(emails: UserEmails): Check {
+  const inLicense = new FingerprintSet();
+  const lines = new U32List();
+  const deferred = new SpillList<Deferred>();
+  let license = -1;
+
+  const unknown = (context: CheckContext, email: string, record: LicenseUserRecord | null, place?: Place) =>
+    context.report("license.user.email.unknown", record, {
+      path: ["email"],
+      value: email,
+      params: { value: showValue(email) },
+      ...(place ? { place } : {}),
+    });
+
+  return {
+    name: "license-users",
+    record(record, context) {
+      if (record.kind !== "licenseUser") return;
+      const email = (record.value as { email?: unknown } | null)?.email;
+      if (typeof email !== "string") return;
+      if (record.licenseIndex !== license) {
+        license = record.licenseIndex;
+        inLicense.clear();
+        lines.clear();
+      }
+      fingerprint(email, true);
+      const first = inLicense.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
+      if (first < 0) lines.set(record.index, record.loc.line);
+      else {
+        context.report("license.user.duplicate", record, {
+          path: ["email"],
+          value: email,
+          params: {
+            value: showValue(email),
+            first: `/licenses/${license}/users/${first}`,
+            firstLine: lines.get(first),
+          },
+        });
+      }
+      if (record.afterUsers) {
+        if (!emails.has(email)) unknown(context, email, record);
+      } else deferred.push({ email, place: record.place(["email"]) });
+    },
+    end(context) {
+      for (const { email, place } of deferred) if (!emails.has(email)) unknown(context, email, null, place);
+    },
+    dispose() {
+      deferred.dispose();
+    },
+  };
+}

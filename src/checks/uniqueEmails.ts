@@ -1,0 +1,24 @@
+// No two users share an email (compared case-insensitively).
+
+import { showValue } from "../report/_describe.js";
+import type { UserEmails } from "./_UserEmails.js";
+import type { Check } from "./Check.js";
+
+/** Reports every user whose email an earlier user already has. */
+export function uniqueEmails(emails: UserEmails): Check {
+  return {
+    name: "unique-emails",
+    record(record, context) {
+      if (record.kind !== "user") return;
+      const email = (record.value as { email?: unknown } | null)?.email;
+      if (typeof email !== "string") return;
+      const first = emails.add(email, record.index, record.loc.line);
+      if (first < 0) return;
+      context.report("user.email.duplicate", record, {
+        path: ["email"],
+        value: email,
+        params: { value: showValue(email), first: `/users/${first}`, firstLine: emails.lineOf(first) },
+      });
+    },
+  };
+}

@@ -1,0 +1,32 @@
+// No two licenses share a name.
+
+import { FingerprintSet } from "../_internal/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
+import { U32List } from "../_internal/U32List.js";
+import { showValue } from "../report/_describe.js";
+import type { Check } from "./Check.js";
+
+/** Reports every license whose name an earlier license already has. */
+export function uniqueLicenseNames(): Check {
+  const names = new FingerprintSet();
+  const lines = new U32List();
+  return {
+    name: "unique-license-names",
+    record(record, context) {
+      if (record.kind !== "license") return;
+      const name = (record.value as { name?: unknown } | null)?.name;
+      if (typeof name !== "string" || name === "") return;
+      fingerprint(name, false);
+      const first = names.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
+      if (first < 0) {
+        lines.set(record.index, record.loc.line);
+        return;
+      }
+      context.report("license.name.duplicate", record, {
+        path: ["name"],
+        value: name,
+        params: { value: showValue(name), first: `/licenses/${first}`, firstLine: lines.get(first) },
+      });
+    },
+  };
+}

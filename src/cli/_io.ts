@@ -1,0 +1,32 @@
+// Small I/O helpers shared by commands: readable error messages, colour detection.
+
+/** "no such file or directory" for ENOENT, and so on; the message itself otherwise. */
+export function describeIoError(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case "ENOENT":
+      return "no such file or directory";
+    case "EISDIR":
+      return "it is a directory, not a file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    default:
+      return e instanceof Error ? e.message : String(error);
+  }
+}
+
+/** Whether to colour output written to `stream` (NO_COLOR and FORCE_COLOR are honoured). */
+export function useColor(stream: NodeJS.WriteStream): boolean {
+  if (process.env.NO_COLOR) return false;
+  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== "0") return true;
+  return stream.isTTY === true;
+}
+
+/** Parses a whole number ≥ `min` given to `flag`; throws a usage message otherwise. */
+export function parseWholeNumber(flag: string, text: string, min: number): number {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)) || Number(text) < min) {
+    throw new Error(`${flag} takes a whole number of at least ${min}, not "${text}"`);
+  }
+  return Number(text);
+}

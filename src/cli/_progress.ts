@@ -1,0 +1,45 @@
+// A progress line on stderr, only when stderr is a terminal: bytes, percent, speed.
+
+import { formatBytes } from "../report/formatText.js";
+
+/** A throttled one-line progress display; inert when stderr is not a TTY. */
+export class Progress {
+  readonly #label: string;
+  readonly #total: number | null;
+  readonly #enabled: boolean;
+  readonly #started = performance.now();
+  #last = 0;
+  #shown = false;
+
+  constructor(label: string, total: number | null, stream: NodeJS.WriteStream = process.stderr) {
+    this.#label = label;
+    this.#total = total;
+    this.#enabled = stream.isTTY === true && !process.env.CI;
+  }
+
+  /** Shows `done` bytes (at most 10 times a second). */
+  update(done: number): void {
+    if (!this.#enabled) return;
+    const now = performance.now();
+    if (now - this.#last < 100) return;
+    this.#last = now;
+    this.#shown = true;
+    const seconds = (now - this.#started) / 1000;
+    const rate = seconds > 0 ? `${formatBytes(done / seconds)}/s` : "";
+    let bar = "";
+    if (this.#total) {
+      const ratio = Math.min(1, done / this.#total);
+      const width = 24;
+      const full = Math.round(ratio * width);
+      bar = `[${"#".repeat(full)}${"-".repeat(width - full)}] ${String(Math.floor(ratio * 100)).padStart(3)}% `;
+    }
+    const of = this.#total ? ` / ${formatBytes(this.#total)}` : "";
+    process.stderr.write(`\r\u001b[2K${this.#label} ${bar}${formatBytes(done)}${of} ${rate}`);
+  }
+
+  /** Removes the line. */
+  done(): void {
+    if (this.#shown) process.stderr.write("\r\u001b[2K");
+    this.#shown = false;
+  }
+}

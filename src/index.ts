@@ -1,0 +1,20 @@
+// syncfile: the library. Re-exports only.
+
+export type { Check, CheckContext, FindingSpec } from "./checks/Check.js";
+export { defaultChecks } from "./checks/defaultChecks.js";
+export type {
+  DataRecord,
+  LicenseRecord,
+  LicenseUserRecord,
+  Place,
+  RecordBase,
+  UserRecord,
+  ValuePath,
+} from "./model/DataRecord.js";
+export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
+export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
+export type { Report, ReportStats } from "./report/Report.js";
+export { knownProperties, schemas } from "./schema/schemas.js";
+export type { ValidateOptions } from "./validate/options.js";
+export { Validation } from "./validate/Validation.js";
+export { validateFile, validateStream, validateText, validateWebStream } from "./validate/validate.js";

@@ -1,0 +1,76 @@
+// Strict UTF-8 helpers: where a chunk can be cut without splitting a character,
+// and where the first invalid byte is (TextDecoder only says "invalid").
+
+/** Bytes at the end of `bytes` that start a character not yet complete (0–3). */
+export function incompleteTail(bytes: Uint8Array): number {
+  const n = bytes.length;
+  // walk back over at most 3 continuation bytes to the lead byte
+  let k = n - 1;
+  while (k >= 0 && n - k <= 3 && ((bytes[k] as number) & 0xc0) === 0x80) k--;
+  if (k < 0) return 0;
+  const lead = bytes[k] as number;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return need > n - k ? n - k : 0;
+}
+
+/** Where and why `bytes` stops being UTF-8, or null when it is valid (an incomplete tail counts as invalid). */
+export function findInvalidUtf8(bytes: Uint8Array): { index: number; reason: string } | null {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else {
+      const what =
+        b >= 0x80 && b <= 0xbf ? "a continuation byte without a lead byte" : "never valid in UTF-8";
+      return { index: i, reason: `byte 0x${hex(b)} is ${what}` };
+    }
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      if (i + k >= n)
+        return { index: i, reason: `byte 0x${hex(b)} starts a character that the file cuts off` };
+      const c = bytes[i + k] as number;
+      if ((c & 0xc0) !== 0x80) {
+        return {
+          index: i,
+          reason: `byte 0x${hex(b)} starts a ${need + 1}-byte character but 0x${hex(c)} follows`,
+        };
+      }
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min) return { index: i, reason: `bytes at 0x${hex(b)} are an overlong encoding` };
+    if (cp >= 0xd800 && cp <= 0xdfff)
+      return { index: i, reason: "bytes encode a UTF-16 surrogate, which UTF-8 forbids" };
+    if (cp > 0x10ffff) return { index: i, reason: "bytes encode a code point above U+10FFFF" };
+    i += need + 1;
+  }
+  return null;
+}
+
+function hex(b: number): string {
+  return b.toString(16).toUpperCase().padStart(2, "0");
+}
+
+/** UTF-8 length of `text[from, to)`. */
+export function utf8Length(text: string, from = 0, to = text.length): number {
+  let bytes = to - from;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) bytes += c < 0x800 ? 1 : c >= 0xd800 && c <= 0xdfff ? 1 : 2;
+  }
+  return bytes;
+}

@@ -1,0 +1,89 @@
+// The records the JSON reader yields, keeping the source text of each so that a finding
+// can be located inside it (only when one is reported).
+
+import type { LicenseRecord, Place, ValuePath } from "../model/DataRecord.js";
+import type { SourceLocation } from "../report/Finding.js";
+import { findInJson } from "./_locate.js";
+import { locationIn } from "./_position.js";
+import { type Captured, escapePointer, type LicenseMember } from "./JsonScanner.js";
+
+function pathPointer(base: string, path: ValuePath): string {
+  let p = base;
+  for (const segment of path) p += `/${typeof segment === "number" ? segment : escapePointer(segment)}`;
+  return p;
+}
+
+/** A user, license user, or non-object license, with its source text kept for locating. */
+export class JsonValueRecord {
+  constructor(
+    readonly kind: "user" | "licenseUser" | "license",
+    readonly index: number,
+    readonly licenseIndex: number,
+    readonly value: unknown,
+    readonly source: Captured,
+    readonly numericId = false,
+    readonly afterUsers = false,
+  ) {}
+
+  get loc(): SourceLocation {
+    return this.source.loc;
+  }
+
+  get userCount(): number {
+    return 0;
+  }
+
+  get pointer(): string {
+    if (this.kind === "user") return `/users/${this.index}`;
+    if (this.kind === "license") return `/licenses/${this.index}`;
+    return `/licenses/${this.licenseIndex}/users/${this.index}`;
+  }
+
+  place(path: ValuePath, at: "key" | "value" = "value"): Place {
+    const index = path.length === 0 ? 0 : findInJson(this.source.text, path, at);
+    const location = index < 0 ? this.source.loc : locationIn(this.source.text, index, this.source.loc);
+    return withField({ pointer: pathPointer(this.pointer, path), location }, path);
+  }
+}
+
+/** A license object, assembled from its properties; its users were streamed before it. */
+export class JsonLicenseRecord implements LicenseRecord {
+  readonly kind = "license";
+
+  constructor(
+    readonly index: number,
+    readonly value: Record<string, unknown>,
+    readonly loc: SourceLocation,
+    readonly members: readonly LicenseMember[],
+    readonly usersLoc: SourceLocation | null,
+    readonly userCount: number,
+  ) {}
+
+  get pointer(): string {
+    return `/licenses/${this.index}`;
+  }
+
+  place(path: ValuePath, at: "key" | "value" = "value"): Place {
+    const pointer = pathPointer(this.pointer, path);
+    const [key, ...rest] = path;
+    let location = this.loc;
+    if (key === "users" && this.usersLoc) location = this.usersLoc;
+    else {
+      const member = this.members.findLast((m) => m.key === key);
+      if (member) {
+        const index = rest.length === 0 ? 0 : findInJson(member.source.text, rest, at);
+        location =
+          rest.length === 0 && at === "key"
+            ? member.keyLoc
+            : locationIn(member.source.text, Math.max(index, 0), member.source.loc);
+      }
+    }
+    return withField({ pointer, location }, path);
+  }
+}
+
+function withField(place: Place, path: ValuePath): Place {
+  const last = path[path.length - 1];
+  if (typeof last === "string") place.field = last;
+  return place;
+}

@@ -1,0 +1,34 @@
+// The versioned report object: what `validate --format json` prints and the server returns in a 400.
+
+import type { Finding } from "./Finding.js";
+
+/** Counts and sizes of one validation pass. */
+export interface ReportStats {
+  /** Bytes read from the source. */
+  bytes: number;
+  /** Users + licenses + license users seen. */
+  records: number;
+  users: number;
+  licenses: number;
+  licenseUsers: number;
+  durationMs: number;
+}
+
+/** The result of validating one data file. `reportVersion` changes only with incompatible changes. */
+export interface Report {
+  reportVersion: 1;
+  /** True when there is no error (warnings allowed unless validated with `strict`). */
+  valid: boolean;
+  /** The file name as given, or null for a stream. */
+  file: string | null;
+  format: "json" | "csv";
+  stats: ReportStats;
+  /** Exact totals, including findings beyond the `maxErrors` limit. */
+  counts: { error: number; warning: number; byCode: Record<string, number> };
+  /** True when some findings were not kept because of `maxErrors`. */
+  truncated: boolean;
+  /** How many findings were counted but not kept. */
+  suppressed: number;
+  /** The findings kept, in source order. */
+  findings: Finding[];
+}

@@ -1,0 +1,342 @@
+// Every finding code syncfile can emit: title, severity, message template and fix hint.
+// Messages are rendered from these templates; a test proves code and catalog agree.
+
+import type { Severity } from "./Finding.js";
+
+/** One entry of the catalog. Templates use `{name}` placeholders filled from a finding's params. */
+export interface CatalogEntry {
+  readonly title: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly hint: string;
+}
+
+const e = (title: string, severity: Severity, message: string, hint: string): CatalogEntry => ({
+  title,
+  severity,
+  message,
+  hint,
+});
+
+const DATE_HINT = "write dates as YYYY-MM-DD, e.g. 2024-02-29";
+const EMAIL_HINT = "an email looks like name@example.com";
+const CENTS_HINT = "prices are whole cents: 12.50 USD is 1250";
+
+/** The catalog: every code, keyed by code. */
+export const catalog = {
+  // ── malformed JSON ────────────────────────────────────────────────────────
+  "json.empty": e(
+    "Empty file",
+    "error",
+    "the file is empty",
+    'a data file is a JSON object such as {"users": [{"email": "ada@example.com"}]}',
+  ),
+  "json.encoding": e(
+    "Not UTF-8",
+    "error",
+    "{detail}",
+    "save the file as UTF-8; from Latin-1 or Windows-1252: iconv -f windows-1252 -t utf-8 in.json > out.json",
+  ),
+  "json.syntax": e("Invalid JSON", "error", "{detail}", "fix the JSON syntax at this position"),
+  "json.depth": e(
+    "Nesting too deep",
+    "error",
+    "the document nests deeper than {limit} levels",
+    "a data file needs 5 levels (document, licenses, license, users, user); look for runaway brackets",
+  ),
+  "json.trailing": e(
+    "Content after the document",
+    "error",
+    "unexpected {found} after the end of the document",
+    "a data file holds exactly one JSON object; remove what follows it",
+  ),
+  "json.key.duplicate": e(
+    "Duplicate key",
+    "warning",
+    "property {key} appears more than once in this object; the last one is used",
+    "remove the duplicate property",
+  ),
+  "json.record.size": e(
+    "Record too large",
+    "error",
+    "this {kind} is larger than the limit of {limit} bytes for one record",
+    "a single user or license should be a few hundred bytes; check for a runaway value",
+  ),
+
+  // ── the document ──────────────────────────────────────────────────────────
+  "document.type": e(
+    "Not an object",
+    "error",
+    "the document is {actual}, not an object",
+    'wrap the data in an object: {"users": [...], "licenses": [...]}',
+  ),
+  "document.users.required": e(
+    "No users",
+    "error",
+    "the document has no users property",
+    'add "users": [...] with at least one user',
+  ),
+  "document.users.type": e(
+    "users not an array",
+    "error",
+    "users is {actual}, not an array",
+    'write "users": [...]',
+  ),
+  "document.users.empty": e(
+    "No users",
+    "error",
+    "users is empty",
+    "the service needs at least one valid user in every file",
+  ),
+  "document.users.noneValid": e(
+    "No valid user",
+    "error",
+    "the document has no valid user ({count} with errors)",
+    "fix the errors reported for the users: at least one user must be valid",
+  ),
+  "document.licenses.type": e(
+    "licenses not an array",
+    "error",
+    "licenses is {actual}, not an array",
+    'write "licenses": [...] or leave it out',
+  ),
+  "document.property.unknown": e(
+    "Unknown property",
+    "warning",
+    "unknown top-level property {key} is ignored by the service",
+    "the document holds users and licenses only",
+  ),
+
+  // ── users ─────────────────────────────────────────────────────────────────
+  "user.type": e(
+    "User not an object",
+    "error",
+    "a user is {actual}, not an object",
+    'write each user as {"email": ...}',
+  ),
+  "user.email.required": e("Missing email", "error", "the user has no email", "every user needs an email"),
+  "user.email.type": e("Email not a string", "error", "email is {actual}, not a string", EMAIL_HINT),
+  "user.email.format": e("Invalid email", "error", "email {value} is not a valid email address", EMAIL_HINT),
+  "user.email.duplicate": e(
+    "Duplicate email",
+    "error",
+    "email {value} is already used by the user at {first} (line {firstLine})",
+    "each user appears once; emails are compared case-insensitively",
+  ),
+  "user.id.type": e(
+    "id not a string",
+    "error",
+    "id is {actual}, not a string",
+    'write the id as a string: "15893"',
+  ),
+  "user.id.number": e(
+    "Numeric id",
+    "warning",
+    "id {value} is a number; ids are strings",
+    "quote the id; syncfile keeps every digit, but other tools may round long numbers",
+  ),
+  "user.firstName.type": e(
+    "firstName not a string",
+    "error",
+    "firstName is {actual}, not a string",
+    "write a string or leave it out",
+  ),
+  "user.lastName.type": e(
+    "lastName not a string",
+    "error",
+    "lastName is {actual}, not a string",
+    "write a string or leave it out",
+  ),
+  "user.externalStatus.type": e(
+    "externalStatus not a string",
+    "error",
+    "externalStatus is {actual}, not a string",
+    'externalStatus is free text as the application shows it, e.g. "Suspended"',
+  ),
+  "user.status.enum": e(
+    "Invalid status",
+    "error",
+    "status {value} is not one of active, deleted",
+    "use active or deleted, in lower case; put the application's own wording in externalStatus",
+  ),
+  "user.roles.type": e(
+    "roles not an array",
+    "error",
+    "roles is {actual}, not an array of strings",
+    'write roles as ["Admin", "Editor"]',
+  ),
+  "user.roles.item": e(
+    "Role not a string",
+    "error",
+    "a role is {actual}, not a string",
+    'write roles as ["Admin", "Editor"]',
+  ),
+  "user.lastUsedDate.type": e(
+    "lastUsedDate not a string",
+    "error",
+    "lastUsedDate is {actual}, not a string",
+    DATE_HINT,
+  ),
+  "user.lastUsedDate.format": e(
+    "Invalid date",
+    "error",
+    "lastUsedDate {value} is not a real calendar date in YYYY-MM-DD form",
+    DATE_HINT,
+  ),
+  "user.lastUsedDate.datetime": e(
+    "Date-time instead of date",
+    "warning",
+    "lastUsedDate {value} is a date-time; only the date {date} is kept",
+    DATE_HINT,
+  ),
+  "user.lastUsedDate.empty": e(
+    "Empty date",
+    "warning",
+    "lastUsedDate is an empty string and is treated as absent",
+    "leave lastUsedDate out when it is not known",
+  ),
+  "user.property.unknown": e(
+    "Unknown property",
+    "warning",
+    "unknown property {key} is ignored by the service",
+    "a user has id, email, firstName, lastName, status, externalStatus, roles and lastUsedDate",
+  ),
+
+  // ── licenses ──────────────────────────────────────────────────────────────
+  "license.type": e(
+    "License not an object",
+    "error",
+    "a license is {actual}, not an object",
+    'write each license as {"name": ...}',
+  ),
+  "license.name.required": e(
+    "Missing name",
+    "error",
+    "the license has no name",
+    "every license needs a name",
+  ),
+  "license.name.type": e(
+    "name not a string",
+    "error",
+    "name is {actual}, not a string",
+    "write the license name as a string",
+  ),
+  "license.name.empty": e("Empty name", "error", "the license name is empty", "every license needs a name"),
+  "license.name.duplicate": e(
+    "Duplicate license",
+    "error",
+    "license {value} is already defined at {first} (line {firstLine})",
+    "list each license once and put all its users in that entry",
+  ),
+  "license.pricePerUser.type": e(
+    "Price not a number",
+    "error",
+    "pricePerUser is {actual}, not a number of cents",
+    CENTS_HINT,
+  ),
+  "license.pricePerUser.fraction": e(
+    "Fractional cents",
+    "error",
+    "pricePerUser {value} is not a whole number of cents",
+    CENTS_HINT,
+  ),
+  "license.pricePerUser.negative": e(
+    "Negative price",
+    "error",
+    "pricePerUser {value} is negative",
+    "a price is 0 or more cents",
+  ),
+  "license.pricePerUser.range": e(
+    "Price too large",
+    "error",
+    "pricePerUser {value} is too large to be exact",
+    CENTS_HINT,
+  ),
+  "license.unassignedAmount.type": e(
+    "unassignedAmount not a number",
+    "error",
+    "unassignedAmount is {actual}, not a number",
+    "unassignedAmount counts licenses that no user holds, e.g. 5",
+  ),
+  "license.unassignedAmount.fraction": e(
+    "Fractional amount",
+    "error",
+    "unassignedAmount {value} is not a whole number",
+    "unassignedAmount counts licenses, e.g. 5",
+  ),
+  "license.unassignedAmount.negative": e(
+    "Negative amount",
+    "error",
+    "unassignedAmount {value} is negative",
+    "unassignedAmount is 0 or more",
+  ),
+  "license.unassignedAmount.range": e(
+    "Amount too large",
+    "error",
+    "unassignedAmount {value} is too large to be exact",
+    "unassignedAmount counts licenses, e.g. 5",
+  ),
+  "license.users.type": e(
+    "License users not an array",
+    "error",
+    "users of the license is {actual}, not an array",
+    'write the license users as [{"email": ...}]',
+  ),
+  "license.property.unknown": e(
+    "Unknown property",
+    "warning",
+    "unknown property {key} is ignored by the service",
+    "a license has name, pricePerUser, unassignedAmount and users",
+  ),
+  "license.user.type": e(
+    "License user not an object",
+    "error",
+    "a license user is {actual}, not an object",
+    'write each license user as {"email": "ada@example.com"}',
+  ),
+  "license.user.email.required": e(
+    "Missing email",
+    "error",
+    "the license user has no email",
+    "every license user needs an email",
+  ),
+  "license.user.email.type": e("Email not a string", "error", "email is {actual}, not a string", EMAIL_HINT),
+  "license.user.email.format": e(
+    "Invalid email",
+    "error",
+    "email {value} is not a valid email address",
+    EMAIL_HINT,
+  ),
+  "license.user.email.unknown": e(
+    "License user not a user",
+    "error",
+    "email {value} holds this license but is not among the users",
+    "add a user with this email to users, or remove it from the license",
+  ),
+  "license.user.duplicate": e(
+    "User twice in a license",
+    "error",
+    "email {value} is already listed in this license at {first} (line {firstLine})",
+    "list each user once per license",
+  ),
+  "license.user.licenseStatus.enum": e(
+    "Invalid license status",
+    "error",
+    "licenseStatus {value} is not one of active, inactive, deleted",
+    "use active, inactive or deleted in lower case, or leave it out to derive it from the user's status",
+  ),
+  "license.user.property.unknown": e(
+    "Unknown property",
+    "warning",
+    "unknown property {key} is ignored by the service",
+    "a license user has email and licenseStatus",
+  ),
+} as const satisfies Record<string, CatalogEntry>;
+
+/** Every code syncfile can emit. */
+export type Code = keyof typeof catalog;
+
+/** Whether `code` is in the catalog. */
+export function isCode(code: string): code is Code {
+  return Object.hasOwn(catalog, code);
+}

@@ -1,0 +1,96 @@
+// The human format: `file:line:column: severity code: message`, a hint, and the source
+// line with a caret for the first findings; then a summary.
+
+import type { Finding } from "./Finding.js";
+import type { Report } from "./Report.js";
+
+/** A source line around a finding, with where the caret goes. */
+export interface Excerpt {
+  /** The line number. */
+  line: number;
+  /** The text of the line, possibly clipped. */
+  text: string;
+  /** 0-based index in `text` under which the caret goes. */
+  caret: number;
+}
+
+/** Options of the text format. */
+export interface TextFormatOptions {
+  /** Source excerpts by finding (the CLI reads them from the file); none when absent. */
+  excerpts?: ReadonlyMap<Finding, Excerpt>;
+  /** ANSI colours. Default false. */
+  color?: boolean;
+}
+
+const STYLES = { red: [31, 39], yellow: [33, 39], green: [32, 39], dim: [2, 22], bold: [1, 22] } as const;
+
+/** The report as text for a terminal or a log. */
+export function formatText(report: Report, options: TextFormatOptions = {}): string {
+  const paint = (style: keyof typeof STYLES, s: string) =>
+    options.color ? `\u001b[${STYLES[style][0]}m${s}\u001b[${STYLES[style][1]}m` : s;
+  const file = report.file ?? "stdin";
+  const out: string[] = [];
+  for (const f of report.findings) {
+    const position = f.line === undefined ? "" : `:${f.line}:${f.column ?? 1}`;
+    const severity = f.severity === "error" ? paint("red", "error") : paint("yellow", "warning");
+    const where = [f.pointer ? f.pointer : null, f.row !== undefined ? `row ${f.row}` : null]
+      .filter((s) => s !== null)
+      .join(", ");
+    out.push(
+      `${paint("bold", `${file}${position}`)}: ${severity} ${f.code}: ${f.message}${where ? paint("dim", ` (${where})`) : ""}`,
+    );
+    if (f.hint) out.push(`  ${paint("dim", "hint:")} ${f.hint}`);
+    const excerpt = options.excerpts?.get(f);
+    if (excerpt) {
+      const gutter = String(excerpt.line);
+      out.push(paint("dim", `  ${gutter} | `) + excerpt.text);
+      out.push(
+        paint("dim", `  ${" ".repeat(gutter.length)} | `) +
+          paint(f.severity === "error" ? "red" : "yellow", `${" ".repeat(excerpt.caret)}^`),
+      );
+    }
+  }
+  if (report.truncated) {
+    out.push(
+      paint(
+        "dim",
+        `… ${report.suppressed} more findings not shown (raise --max-errors to see them). All findings by code:`,
+      ),
+    );
+    for (const [code, n] of Object.entries(report.counts.byCode).sort((a, b) => b[1] - a[1])) {
+      out.push(paint("dim", `  ${String(n).padStart(9)}  ${code}`));
+    }
+  }
+  out.push(summary(report, file, paint));
+  return `${out.join("\n")}\n`;
+}
+
+function summary(
+  report: Report,
+  file: string,
+  paint: (style: keyof typeof STYLES, s: string) => string,
+): string {
+  const { error, warning } = report.counts;
+  const s = report.stats;
+  const verdict = report.valid ? paint("green", "valid") : paint("red", "invalid");
+  const counts = `${plural(error, "error")}, ${plural(warning, "warning")}`;
+  const records = `${plural(s.users, "user")}, ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}`;
+  return `${paint("bold", file)}: ${verdict} — ${counts} (${records}; ${formatBytes(s.bytes)} in ${s.durationMs} ms)`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** 1536 → "1.5 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let v = bytes;
+  let u = -1;
+  while (v >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[u]}`;
+}

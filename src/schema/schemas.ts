@@ -1,0 +1,21 @@
+// The JSON Schemas of the data file, as shipped in schemas/ (bundled into the build).
+
+import documentSchema from "../../schemas/custom-integration.schema.json" with { type: "json" };
+import licenseSchema from "../../schemas/license.schema.json" with { type: "json" };
+import licenseUserSchema from "../../schemas/license-user.schema.json" with { type: "json" };
+import userSchema from "../../schemas/user.schema.json" with { type: "json" };
+
+/** The four schemas: document, user, license, license user (JSON Schema 2020-12, each with `$id`). */
+export const schemas = {
+  document: documentSchema,
+  user: userSchema,
+  license: licenseSchema,
+  licenseUser: licenseUserSchema,
+} as const;
+
+/** The properties each record may have; anything else is an unknown property (a warning). */
+export const knownProperties = {
+  user: Object.keys(userSchema.properties),
+  license: Object.keys(licenseSchema.properties),
+  licenseUser: Object.keys(licenseUserSchema.properties),
+} as const;

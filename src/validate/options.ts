@@ -1,0 +1,47 @@
+// Options of a validation pass, normalised once at the boundary.
+
+/** Options of `validate…()` and `readRecords()`. */
+export interface ValidateOptions {
+  /** The file name put in the report (validateFile uses the path). Default null. */
+  file?: string | null;
+  /** Errors (and, separately, warnings) to keep in the report; totals stay exact. Default 1000. */
+  maxErrors?: number;
+  /** Treat warnings as errors. Default false. */
+  strict?: boolean;
+  /** Deepest nesting of arrays and objects accepted. Default 64 (the data file needs 5). */
+  maxDepth?: number;
+  /** Largest single record (a user, a license user, a license property), in bytes. Default 1 MiB. */
+  maxRecordBytes?: number;
+  /** Called with the bytes read so far, after each chunk. */
+  onProgress?: (bytes: number) => void;
+}
+
+/** Options with every default applied. */
+export interface NormalizedValidateOptions {
+  file: string | null;
+  maxErrors: number;
+  strict: boolean;
+  maxDepth: number;
+  maxRecordBytes: number;
+  onProgress: ((bytes: number) => void) | null;
+}
+
+/** Applies defaults and rejects bad values with a RangeError or TypeError that says which and why. */
+export function normalizeValidateOptions(options: ValidateOptions = {}): NormalizedValidateOptions {
+  return {
+    file: options.file ?? null,
+    maxErrors: wholeNumber("maxErrors", options.maxErrors, 1000, 0),
+    strict: options.strict ?? false,
+    maxDepth: wholeNumber("maxDepth", options.maxDepth, 64, 8),
+    maxRecordBytes: wholeNumber("maxRecordBytes", options.maxRecordBytes, 1 << 20, 64),
+    onProgress: options.onProgress ?? null,
+  };
+}
+
+function wholeNumber(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${name} must be a whole number of at least ${min}, got ${String(value)}`);
+  }
+  return value;
+}
