@@ -5,7 +5,6 @@
 import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 import { SpillList } from "../_internal/SpillList.js";
-import { U32List } from "../_internal/U32List.js";
 import type { LicenseUserRecord, Place } from "../model/DataRecord.js";
 import { showValue } from "../report/_describe.js";
 import type { UserEmails } from "./_UserEmails.js";
@@ -19,7 +18,6 @@ interface Deferred {
 /** Reports license users that are not among the users, and users listed twice in one license. */
 export function licenseUsers(emails: UserEmails): Check {
   const inLicense = new FingerprintSet();
-  const lines = new U32List();
   const deferred = new SpillList<Deferred>();
   let license = -1;
 
@@ -40,20 +38,14 @@ export function licenseUsers(emails: UserEmails): Check {
       if (record.licenseIndex !== license) {
         license = record.licenseIndex;
         inLicense.clear();
-        lines.clear();
       }
       fingerprint(email, true);
       const first = inLicense.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
-      if (first < 0) lines.set(record.index, record.loc.line);
-      else {
+      if (first >= 0) {
         context.report("license.user.duplicate", record, {
           path: ["email"],
           value: email,
-          params: {
-            value: showValue(email),
-            first: `/licenses/${license}/users/${first}`,
-            firstLine: lines.get(first),
-          },
+          params: { value: showValue(email), first: `/licenses/${license}/users/${first}` },
         });
       }
       if (record.afterUsers) {

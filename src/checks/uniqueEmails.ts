@@ -12,12 +12,12 @@ export function uniqueEmails(emails: UserEmails): Check {
       if (record.kind !== "user") return;
       const email = (record.value as { email?: unknown } | null)?.email;
       if (typeof email !== "string") return;
-      const first = emails.add(email, record.index, record.loc.line);
+      const first = emails.add(email, record.index);
       if (first < 0) return;
       context.report("user.email.duplicate", record, {
         path: ["email"],
         value: email,
-        params: { value: showValue(email), first: `/users/${first}`, firstLine: emails.lineOf(first) },
+        params: { value: showValue(email), first: `/users/${first}` },
       });
     },
   };

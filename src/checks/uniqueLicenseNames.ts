@@ -2,14 +2,12 @@
 
 import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
-import { U32List } from "../_internal/U32List.js";
 import { showValue } from "../report/_describe.js";
 import type { Check } from "./Check.js";
 
 /** Reports every license whose name an earlier license already has. */
 export function uniqueLicenseNames(): Check {
   const names = new FingerprintSet();
-  const lines = new U32List();
   return {
     name: "unique-license-names",
     record(record, context) {
@@ -18,14 +16,11 @@ export function uniqueLicenseNames(): Check {
       if (typeof name !== "string" || name === "") return;
       fingerprint(name, false);
       const first = names.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
-      if (first < 0) {
-        lines.set(record.index, record.loc.line);
-        return;
-      }
+      if (first < 0) return;
       context.report("license.name.duplicate", record, {
         path: ["name"],
         value: name,
-        params: { value: showValue(name), first: `/licenses/${first}`, firstLine: lines.get(first) },
+        params: { value: showValue(name), first: `/licenses/${first}` },
       });
     },
   };

@@ -24,7 +24,7 @@ export function unknownProperties(): Check {
       const value = record.value;
       if (typeof value !== "object" || value === null || Array.isArray(value)) return;
       const known = KNOWN[record.kind];
-      for (const key of Object.keys(value)) {
+      for (const key in value) {
         if (known.has(key)) continue;
         const suggestion = suggest(key, knownProperties[record.kind]);
         context.report(CODES[record.kind], record, {

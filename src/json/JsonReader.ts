@@ -71,7 +71,7 @@ export class JsonReader {
     }
     if (!this.#started) {
       if (data.length < 3 && BOM.slice(0, data.length).every((b, k) => data[k] === b)) {
-        this.#pending = data; // could still be a byte-order mark
+        this.#pending = copyOf(data); // could still be a byte-order mark
         return;
       }
       this.#started = true;
@@ -80,7 +80,7 @@ export class JsonReader {
     }
     const tail = incompleteTail(data);
     if (tail > 0) {
-      this.#pending = data.slice(data.length - tail);
+      this.#pending = copyOf(data.subarray(data.length - tail));
       data = data.subarray(0, data.length - tail);
     }
     this.#decodeAndScan(data);
@@ -164,7 +164,8 @@ export class JsonReader {
   ): DataRecord {
     let numericId = false;
     if (isObject(value)) {
-      const keys = Object.keys(value).length;
+      let keys = 0;
+      for (const _ in value) keys++;
       if (keys !== (keys === 0 && source.commas === 0 ? 0 : source.commas + 1)) {
         this.#duplicateKeys(kind, index, licenseIndex, source);
       }
@@ -224,6 +225,13 @@ export class JsonReader {
       parts.userCount,
     );
   }
+}
+
+/** A copy (Buffer#slice would return a view of a buffer the caller may reuse). */
+function copyOf(bytes: Uint8Array): Uint8Array {
+  const copy = new Uint8Array(bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -120,7 +120,7 @@ export const catalog = {
   "user.email.duplicate": e(
     "Duplicate email",
     "error",
-    "email {value} is already used by the user at {first} (line {firstLine})",
+    "email {value} is already used by the user at {first}",
     "each user appears once; emails are compared case-insensitively",
   ),
   "user.id.type": e(
@@ -225,7 +225,7 @@ export const catalog = {
   "license.name.duplicate": e(
     "Duplicate license",
     "error",
-    "license {value} is already defined at {first} (line {firstLine})",
+    "license {value} is already defined at {first}",
     "list each license once and put all its users in that entry",
   ),
   "license.pricePerUser.type": e(
@@ -316,7 +316,7 @@ export const catalog = {
   "license.user.duplicate": e(
     "User twice in a license",
     "error",
-    "email {value} is already listed in this license at {first} (line {firstLine})",
+    "email {value} is already listed in this license at {first}",
     "list each user once per license",
   ),
   "license.user.licenseStatus.enum": e(

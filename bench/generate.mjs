@@ -1,0 +1,109 @@
+// Generates realistic data files for the benchmarks (never committed): users with names in
+// several scripts, statuses, roles and dates; licenses whose users are among them.
+
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+
+const FIRST = [
+  "Ada",
+  "Béatrice",
+  "Chen",
+  "Dana",
+  "Élodie",
+  "Farid",
+  "Grace",
+  "Hiro",
+  "Inès",
+  "José",
+  "Kwame",
+  "Łucja",
+];
+const LAST = [
+  "Lovelace",
+  "Müller",
+  "O'Brien",
+  "Nakamura",
+  "Smith",
+  "García",
+  "Kowalski",
+  "Nguyễn",
+  "Dubois",
+  "Иванова",
+];
+const ROLES = [["Member"], ["Admin", "Super admin"], ["Editor"], [], ["Viewer", "Billing"]];
+
+/** A small seeded PRNG, so that every run generates the same bytes. */
+function prng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function userAt(n, random) {
+  const status = random() < 0.1 ? "deleted" : "active";
+  return {
+    id: String(100000 + n),
+    email: `user${n}@example.com`,
+    firstName: FIRST[n % FIRST.length],
+    lastName: LAST[(n * 7) % LAST.length],
+    status,
+    externalStatus: status === "active" ? "Active" : "Suspended",
+    roles: ROLES[n % ROLES.length],
+    lastUsedDate: `202${n % 5}-${String(1 + (n % 12)).padStart(2, "0")}-${String(1 + (n % 28)).padStart(2, "0")}`,
+  };
+}
+
+const indent = (text, pad) => text.replace(/\n/g, `\n${pad}`);
+
+/**
+ * Writes a pretty-printed data file of about `targetBytes` to `path`: 70% users, 30% license
+ * users spread over `licenses` licenses. Resolves to counts.
+ */
+export async function generateJson(path, targetBytes, { licenses = 20, seed = 42 } = {}) {
+  const random = prng(seed);
+  const out = createWriteStream(path);
+  let bytes = 0;
+  let pending = [];
+  const write = async (s) => {
+    pending.push(s);
+    bytes += Buffer.byteLength(s);
+    if (pending.length >= 4096) {
+      if (!out.write(pending.join(""))) await once(out, "drain");
+      pending = [];
+    }
+  };
+  await write('{\n  "users": [\n');
+  let users = 0;
+  while (bytes < targetBytes * 0.7) {
+    await write(`${users ? ",\n" : ""}    ${indent(JSON.stringify(userAt(users, random), null, 2), "    ")}`);
+    users++;
+  }
+  await write('\n  ],\n  "licenses": [\n');
+  const perLicense = Math.max(1, Math.floor((targetBytes - bytes) / 90 / licenses));
+  let licenseUsers = 0;
+  for (let l = 0; l < licenses; l++) {
+    await write(
+      `${l ? ",\n" : ""}    {\n      "name": "Plan ${l}",\n      "pricePerUser": ${500 + l * 100},\n      "unassignedAmount": ${l},\n      "users": [\n`,
+    );
+    const count = Math.min(perLicense, users);
+    const start = Math.floor(random() * users);
+    for (let k = 0; k < count; k++) {
+      const email = `user${(start + k) % users}@example.com`;
+      const status = random() < 0.05 ? "inactive" : "active";
+      await write(
+        `${k ? ",\n" : ""}        {\n          "email": "${email}",\n          "licenseStatus": "${status}"\n        }`,
+      );
+      licenseUsers++;
+    }
+    await write("\n      ]\n    }");
+  }
+  await write("\n  ]\n}\n");
+  out.end(pending.join(""));
+  await once(out, "finish");
+  return { bytes, users, licenses, licenseUsers };
+}
