@@ -2,6 +2,7 @@
 
 export type { Check, CheckContext, FindingSpec } from "./checks/Check.js";
 export { defaultChecks } from "./checks/defaultChecks.js";
+export { type RecordEvent, type RecordSource, readRecords } from "./json/readRecords.js";
 export type {
   DataRecord,
   LicenseRecord,
@@ -13,7 +14,11 @@ export type {
 } from "./model/DataRecord.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
 export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
+export { formatGithub } from "./report/formatGithub.js";
+export { formatJson } from "./report/formatJson.js";
+export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from "./report/formatText.js";
 export type { Report, ReportStats } from "./report/Report.js";
+export { readExcerpts } from "./report/readExcerpts.js";
 export { knownProperties, schemas } from "./schema/schemas.js";
 export type { ValidateOptions } from "./validate/options.js";
 export { Validation } from "./validate/Validation.js";

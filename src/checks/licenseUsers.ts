@@ -1,4 +1,4 @@
-// Every license user is one of the users, and appears once in its license. When the
+// Every (otherwise valid) license user is one of the users, and appears once in its license. When the
 // licenses come before the users in the file, the references wait (spilled to disk
 // past 100 000) until every user has been read.
 
@@ -48,6 +48,8 @@ export function licenseUsers(emails: UserEmails): Check {
           params: { value: showValue(email), first: `/licenses/${license}/users/${first}` },
         });
       }
+      // a license user that is already invalid (a malformed email) is not also "unknown"
+      if (context.recordErrors > 0) return;
       if (record.afterUsers) {
         if (!emails.has(email)) unknown(context, email, record);
       } else deferred.push({ email, place: record.place(["email"]) });

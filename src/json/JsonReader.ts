@@ -140,6 +140,7 @@ export class JsonReader {
     const byte = rest[0] ?? 0;
     const latin1 = byte >= 0xa0 ? ` (in Latin-1 it would be '${String.fromCharCode(byte)}')` : "";
     this.#sink.finding("json.encoding", {
+      pointer: this.#scanner.pointer(),
       location: this.#scanner.position(),
       params: { detail: `the file is not valid UTF-8: ${reason}${latin1}` },
     });

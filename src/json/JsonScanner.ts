@@ -9,7 +9,13 @@ import { suggest } from "../_internal/suggest.js";
 import type { Code } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { FindingDetails } from "../report/ReportCollector.js";
-import { describeChar, diagnoseJson, StreamingDiagnosis, type SyntaxProblem } from "./_diagnose.js";
+import {
+  describeChar,
+  diagnoseJson,
+  type LocatedProblem,
+  StreamingDiagnosis,
+  type SyntaxProblem,
+} from "./_diagnose.js";
 import { locationIn } from "./_position.js";
 import { utf8Length } from "./_utf8.js";
 
@@ -184,6 +190,11 @@ export class JsonScanner {
   /** True once the users array has been read to its end. */
   get usersComplete(): boolean {
     return this.#usersComplete;
+  }
+
+  /** The JSON pointer of what is being read: the record being captured, or the open container. */
+  pointer(): string {
+    return this.#capturing ? this.#capPointer() : this.#top().pointer;
   }
 
   /** The location just past the text fed so far. */
@@ -556,14 +567,9 @@ export class JsonScanner {
       const kept = this.#capParts.join("") + part;
       this.#capParts = [];
       this.#overflow = new StreamingDiagnosis();
-      this.#verifyPart(kept, this.#capLoc);
-    } else if (this.#overflow) this.#verifyPart(part, partStart);
+      this.#located(this.#overflow.feed(kept, this.#capLoc));
+    } else if (this.#overflow) this.#located(this.#overflow.feed(part, partStart));
     else this.#capParts.push(part);
-  }
-
-  #verifyPart(part: string, partStart: SourceLocation): void {
-    const problem = (this.#overflow as StreamingDiagnosis).feed(part);
-    if (problem) this.#failAt(part, problem, partStart);
   }
 
   /** The captured value ends at `end` in `text`. */
@@ -571,9 +577,8 @@ export class JsonScanner {
     const part = text.slice(this.#capStart, end);
     if (this.#overflow) {
       this.#keepPart(part);
-      const problem = this.#stopped ? null : this.#overflow.end();
-      if (problem) this.#failAt("", problem, this.#here(end));
-      else if (!this.#stopped) this.#tooLarge();
+      if (!this.#stopped) this.#located(this.#overflow.end());
+      if (!this.#stopped) this.#tooLarge();
       this.#capturing = false;
       return;
     }
@@ -670,10 +675,8 @@ export class JsonScanner {
   #mismatch(text: string, i: number): void {
     const part = text.slice(this.#capStart, i + 1);
     const partStart = this.#partStart();
-    if (this.#overflow) {
-      const problem = this.#overflow.feed(part);
-      if (problem) this.#failAt(part, problem, partStart);
-    } else {
+    if (this.#overflow) this.#located(this.#overflow.feed(part, partStart));
+    else {
       const sofar = this.#capParts.join("") + part;
       const problem = diagnoseJson(sofar, false);
       if (problem) this.#failAt(sofar, problem, this.#capLoc);
@@ -735,6 +738,11 @@ export class JsonScanner {
     });
   }
 
+  /** A syntax problem found by the streaming diagnosis, if any. */
+  #located(problem: LocatedProblem | null): void {
+    if (problem) this.#fail("json.syntax", problem.location, { detail: problem.message });
+  }
+
   /** A syntax problem at `problem.index` of `text`, which starts at `start`. */
   #failAt(text: string, problem: SyntaxProblem, start: SourceLocation): void {
     this.#fail("json.syntax", locationIn(text, problem.index, start), { detail: problem.message });
@@ -742,9 +750,8 @@ export class JsonScanner {
 
   #fail(code: Code, location: SourceLocation, params: Record<string, string | number>): void {
     const { hint, ...rest } = params;
-    const pointer = this.#capturing ? this.#capPointer() : this.#top().pointer;
     this.#sink.finding(code, {
-      pointer,
+      pointer: this.pointer(),
       location,
       params: rest,
       ...(typeof hint === "string" ? { hint } : {}),

@@ -1,6 +1,8 @@
 // Exact syntax diagnostics: stream-json's verifier finds where text stops being JSON.
 
 import { jsonVerifier } from "stream-json/core/utils/verifier.js";
+import type { SourceLocation } from "../report/Finding.js";
+import { locationIn } from "./_position.js";
 
 // stream-chain's end-of-input marker (a registered symbol, shared by every copy of the library)
 const none = Symbol.for("object-stream.none");
@@ -32,33 +34,60 @@ export function diagnoseJson(text: string, complete: boolean): SyntaxProblem | n
   }
 }
 
-/** A streaming verifier for values too large to keep in memory. */
+/** A syntax problem with its place in the source. */
+export interface LocatedProblem {
+  location: SourceLocation;
+  message: string;
+}
+
+// the verifier holds back an undecided token (a literal, a number, an escape) until the next
+// text decides it, so an error can lie in text fed earlier: keep this much of it
+const TAIL = 1024;
+
+/** A streaming verifier for values too large to keep in memory; it locates what it finds. */
 export class StreamingDiagnosis {
   readonly #verify = jsonVerifier() as unknown as (chunk: unknown) => unknown;
   #fedChars = 0;
+  #tail = "";
+  #tailStart: SourceLocation | null = null;
 
-  /** Feeds more text; returns the problem (index relative to `text`) when this text contains the error. */
-  feed(text: string): SyntaxProblem | null {
-    return this.#run(text, text);
-  }
-
-  /** Ends the value; returns the problem when the value is incomplete or invalid at its end. */
-  end(): SyntaxProblem | null {
-    return this.#run(none, "");
-  }
-
-  #run(chunk: unknown, text: string): SyntaxProblem | null {
-    const before = this.#fedChars;
+  /** Feeds the next piece of the value, which starts at `start`; returns the problem it reveals. */
+  feed(text: string, start: SourceLocation): LocatedProblem | null {
+    const tail = this.#tail + text;
+    const tailStart = this.#tailStart ?? start;
+    const tailChars = this.#tail.length;
     try {
-      this.#verify(chunk);
-      this.#fedChars += text.length;
+      this.#verify(text);
+    } catch (error) {
+      return this.#locate(error, tail, tailStart, this.#fedChars - tailChars);
+    }
+    this.#fedChars += text.length;
+    const cut = Math.max(0, tail.length - TAIL);
+    this.#tail = tail.slice(cut);
+    this.#tailStart = cut === 0 ? tailStart : locationIn(tail, cut, tailStart);
+    return null;
+  }
+
+  /** Ends the value; returns the problem when it is incomplete or invalid at its end. */
+  end(): LocatedProblem | null {
+    try {
+      this.#verify(none);
       return null;
     } catch (error) {
-      const offset = (error as VerifierError).offset;
-      if (typeof offset !== "number") throw error;
-      const index = offset - before;
-      return { index, message: syntaxMessage((error as Error).message, text, index) };
+      const start = this.#tailStart ?? { line: 1, column: 1, offset: 0 };
+      return this.#locate(error, this.#tail, start, this.#fedChars - this.#tail.length);
     }
+  }
+
+  /** The error's place, given text that starts `textOffset` chars into the value at `start`. */
+  #locate(error: unknown, text: string, start: SourceLocation, textOffset: number): LocatedProblem {
+    const offset = (error as VerifierError).offset;
+    if (typeof offset !== "number") throw error;
+    const index = Math.min(Math.max(0, offset - textOffset), text.length);
+    return {
+      location: locationIn(text, index, start),
+      message: syntaxMessage((error as Error).message, text, index),
+    };
   }
 }
 

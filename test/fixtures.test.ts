@@ -1,0 +1,121 @@
+// Every fixture: its complete list of findings, each with the right code, pointer and line.
+// One invalid fixture per catalog code, named after it; the codes emitted are the catalog.
+
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { catalog, type ValidateOptions, validateFile } from "../src/index.js";
+import { expectRendered } from "./support/expectFinding.js";
+import { fixture } from "./support/paths.js";
+
+type Expected = [code: string, pointer: string, line: number][];
+
+// what each invalid fixture must report, in order: nothing more, nothing less
+const EXPECTED: Record<string, Expected> = {
+  "json.empty": [["json.empty", "", 1]],
+  "json.encoding": [["json.encoding", "/users/0", 3]],
+  "json.syntax": [["json.syntax", "/users", 4]],
+  "json.depth": [["json.depth", "/users/0", 3]],
+  "json.trailing": [["json.trailing", "", 6]],
+  "json.key.duplicate": [["json.key.duplicate", "/users/0/firstName", 6]],
+  "json.record.size": [["json.record.size", "/users/1", 4]],
+  "document.type": [["document.type", "", 1]],
+  "document.users.required": [["document.users.required", "", 1]],
+  "document.users.type": [["document.users.type", "/users", 2]],
+  "document.users.empty": [["document.users.empty", "/users", 2]],
+  "document.users.noneValid": [
+    ["user.email.format", "/users/0/email", 3],
+    ["user.email.required", "/users/1", 4],
+    ["document.users.noneValid", "/users", 3],
+  ],
+  "document.licenses.type": [["document.licenses.type", "/licenses", 3]],
+  "document.property.unknown": [["document.property.unknown", "/license", 3]],
+  "user.type": [["user.type", "/users/1", 4]],
+  "user.email.required": [["user.email.required", "/users/1", 4]],
+  "user.email.type": [["user.email.type", "/users/1/email", 4]],
+  "user.email.format": [["user.email.format", "/users/1/email", 4]],
+  "user.email.duplicate": [["user.email.duplicate", "/users/2/email", 5]],
+  "user.id.type": [["user.id.type", "/users/1/id", 4]],
+  "user.id.number": [["user.id.number", "/users/1/id", 4]],
+  "user.firstName.type": [["user.firstName.type", "/users/1/firstName", 4]],
+  "user.lastName.type": [["user.lastName.type", "/users/1/lastName", 4]],
+  "user.externalStatus.type": [["user.externalStatus.type", "/users/1/externalStatus", 4]],
+  "user.status.enum": [["user.status.enum", "/users/1/status", 4]],
+  "user.roles.type": [["user.roles.type", "/users/1/roles", 4]],
+  "user.roles.item": [["user.roles.item", "/users/1/roles/1", 4]],
+  "user.lastUsedDate.type": [["user.lastUsedDate.type", "/users/1/lastUsedDate", 4]],
+  "user.lastUsedDate.format": [["user.lastUsedDate.format", "/users/1/lastUsedDate", 4]],
+  "user.lastUsedDate.datetime": [["user.lastUsedDate.datetime", "/users/1/lastUsedDate", 4]],
+  "user.lastUsedDate.empty": [["user.lastUsedDate.empty", "/users/1/lastUsedDate", 4]],
+  "user.property.unknown": [["user.property.unknown", "/users/1/first_name", 4]],
+  "license.type": [["license.type", "/licenses/0", 6]],
+  "license.name.required": [["license.name.required", "/licenses/0", 6]],
+  "license.name.type": [["license.name.type", "/licenses/0/name", 6]],
+  "license.name.empty": [["license.name.empty", "/licenses/0/name", 6]],
+  "license.name.duplicate": [["license.name.duplicate", "/licenses/2/name", 8]],
+  "license.pricePerUser.type": [["license.pricePerUser.type", "/licenses/0/pricePerUser", 6]],
+  "license.pricePerUser.fraction": [["license.pricePerUser.fraction", "/licenses/0/pricePerUser", 6]],
+  "license.pricePerUser.negative": [["license.pricePerUser.negative", "/licenses/0/pricePerUser", 6]],
+  "license.pricePerUser.range": [["license.pricePerUser.range", "/licenses/0/pricePerUser", 6]],
+  "license.unassignedAmount.type": [["license.unassignedAmount.type", "/licenses/0/unassignedAmount", 6]],
+  "license.unassignedAmount.fraction": [
+    ["license.unassignedAmount.fraction", "/licenses/0/unassignedAmount", 6],
+  ],
+  "license.unassignedAmount.negative": [
+    ["license.unassignedAmount.negative", "/licenses/0/unassignedAmount", 6],
+  ],
+  "license.unassignedAmount.range": [["license.unassignedAmount.range", "/licenses/0/unassignedAmount", 6]],
+  "license.users.type": [["license.users.type", "/licenses/0/users", 6]],
+  "license.property.unknown": [["license.property.unknown", "/licenses/0/price", 6]],
+  "license.user.type": [["license.user.type", "/licenses/0/users/0", 9]],
+  "license.user.email.required": [["license.user.email.required", "/licenses/0/users/0", 9]],
+  "license.user.email.type": [["license.user.email.type", "/licenses/0/users/0/email", 9]],
+  "license.user.email.format": [["license.user.email.format", "/licenses/0/users/0/email", 9]],
+  "license.user.email.unknown": [["license.user.email.unknown", "/licenses/0/users/1/email", 10]],
+  "license.user.duplicate": [["license.user.duplicate", "/licenses/0/users/1/email", 10]],
+  "license.user.licenseStatus.enum": [
+    ["license.user.licenseStatus.enum", "/licenses/0/users/0/licenseStatus", 9],
+  ],
+  "license.user.property.unknown": [["license.user.property.unknown", "/licenses/0/users/0/status", 9]],
+};
+
+// limits lowered so that a small fixture can reach them
+const OPTIONS: Record<string, ValidateOptions> = { "json.record.size": { maxRecordBytes: 100 } };
+
+const invalid = readdirSync(fixture("invalid")).map((f) => f.replace(/\.json$/, ""));
+const valid = readdirSync(fixture("valid"));
+
+describe("invalid fixtures", () => {
+  it.each(invalid)("%s reports exactly its findings", async (name) => {
+    const report = await validateFile(fixture(`invalid/${name}.json`), OPTIONS[name] ?? {});
+    const got = report.findings.map((f) => [f.code, f.pointer, f.line]);
+    expect(got).toEqual(EXPECTED[name]);
+    for (const finding of report.findings) {
+      expectRendered(finding);
+      expect(finding.column).toBeGreaterThanOrEqual(1);
+      expect(finding.offset).toBeGreaterThanOrEqual(0);
+    }
+    expect(report.valid).toBe(catalog[name as keyof typeof catalog].severity === "warning");
+  });
+
+  it("has one fixture per catalog code, named after it, and no other", () => {
+    expect([...invalid].sort()).toEqual(Object.keys(catalog).sort());
+  });
+
+  it("emits exactly the catalog's codes across all fixtures", () => {
+    const emitted = new Set(Object.values(EXPECTED).flatMap((list) => list.map(([code]) => code)));
+    expect([...emitted].sort()).toEqual(Object.keys(catalog).sort());
+  });
+});
+
+describe("valid fixtures", () => {
+  it.each(valid)("%s is valid without warnings", async (name) => {
+    const report = await validateFile(fixture(`valid/${name}`));
+    expect(report.findings).toEqual([]);
+    expect(report.valid).toBe(true);
+  });
+
+  it("counts the records of the example", async () => {
+    const report = await validateFile(fixture("valid/example.json"));
+    expect(report.stats).toMatchObject({ users: 3, licenses: 2, licenseUsers: 3, records: 8 });
+  });
+});

@@ -1,0 +1,7 @@
+// Paths of the repository, for tests.
+
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("../../", import.meta.url));
+export const fixture = (name: string): string => `${root}fixtures/${name}`;
+export const cli = `${root}dist/cli.js`;
