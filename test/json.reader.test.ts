@@ -140,8 +140,8 @@ describe("keys", () => {
     expectFinding(report, { code: "json.key.duplicate", pointer: "/licenses/0/name" });
     expectFinding(report, { code: "json.key.duplicate", pointer: "/users" });
     const list = await records(text);
-    expect((list[0]?.value as { email: string }).email).toBe("a@b.co");
-    expect((list[1]?.value as { name: string }).name).toBe("B");
+    expect((list[0]!.value as { email: string }).email).toBe("a@b.co");
+    expect((list[1]!.value as { name: string }).name).toBe("B");
   });
 });
 
@@ -149,8 +149,8 @@ describe("numbers", () => {
   it("keeps every digit of a numeric id", async () => {
     const text = '{"users":[{"email":"a@b.co","id":123456789012345678901},{"email":"c@d.co","id":1.50e3}]}';
     const [first, second] = await records(text);
-    expect((first?.value as { id: string }).id).toBe("123456789012345678901");
-    expect((second?.value as { id: string }).id).toBe("1.50e3");
+    expect((first!.value as { id: string }).id).toBe("123456789012345678901");
+    expect((second!.value as { id: string }).id).toBe("1.50e3");
     const finding = expectFinding(validateText(text), { code: "user.id.number", pointer: "/users/0/id" });
     expect(finding.value).toBe("123456789012345678901");
   });
