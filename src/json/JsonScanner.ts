@@ -227,9 +227,13 @@ export class JsonScanner {
       if (this.#mode === M_PRIMITIVE) {
         this.#complete("", 0);
       } else {
+        // the input is complete now: an error before the end (a raw newline in a string) comes first
         const sofar = this.#capParts.join("");
-        const problem = this.#overflow ? null : diagnoseJson(sofar, false);
-        if (problem) this.#failAt(sofar, problem, this.#capLoc);
+        const problem = this.#overflow ? this.#overflow.end() : diagnoseJson(sofar, true);
+        const at =
+          problem && "index" in problem ? locationIn(sofar, problem.index, this.#capLoc) : problem?.location;
+        if (problem && at && at.offset < end.offset)
+          this.#fail("json.syntax", at, { detail: problem.message });
         else {
           this.#fail("json.syntax", end, {
             detail: `unexpected end of the file inside the value that starts at line ${this.#capLoc.line}`,
@@ -671,14 +675,18 @@ export class JsonScanner {
     if (this.#purpose === P_KEY) this.#acceptKey(this.#top(), "", this.#capLoc);
   }
 
-  /** A closing bracket that does not match: the verifier names the problem. */
+  /**
+   * A closing bracket that does not match: the value is broken at it or before, so the
+   * verifier reads it as complete (no waiting on a held-back token) and names the first problem.
+   */
   #mismatch(text: string, i: number): void {
     const part = text.slice(this.#capStart, i + 1);
-    const partStart = this.#partStart();
-    if (this.#overflow) this.#located(this.#overflow.feed(part, partStart));
-    else {
+    if (this.#overflow) {
+      const partStart = this.#partStart();
+      this.#located(this.#overflow.feed(part, partStart) ?? this.#overflow.end());
+    } else {
       const sofar = this.#capParts.join("") + part;
-      const problem = diagnoseJson(sofar, false);
+      const problem = diagnoseJson(sofar, true);
       if (problem) this.#failAt(sofar, problem, this.#capLoc);
     }
     if (!this.#stopped) this.#syntax(text, i, "unexpected closing bracket");
