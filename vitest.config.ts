@@ -1,6 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // the examples import the package by name, as a user would
+  resolve: { alias: { syncfile: fileURLToPath(new URL("./src/index.ts", import.meta.url)) } },
   test: {
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 30_000,

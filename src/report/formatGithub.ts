@@ -24,7 +24,8 @@ function annotation(file: string, f: Finding): string {
 function summaryLine(report: Report): string {
   const { error, warning } = report.counts;
   const more = report.suppressed > 0 ? `, ${report.suppressed} not shown` : "";
-  return `${report.file ?? "stdin"}: ${report.valid ? "valid" : "invalid"} (${error} errors, ${warning} warnings${more})`;
+  const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  return `${report.file ?? "stdin"}: ${report.valid ? "valid" : "invalid"} (${n(error, "error")}, ${n(warning, "warning")}${more})`;
 }
 
 function escapeData(s: string): string {

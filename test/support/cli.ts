@@ -1,0 +1,64 @@
+// Running the built CLI as a user would, and a `syncfile` command on PATH for shell examples.
+
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { cli, root } from "./paths.js";
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `syncfile ...args` (the built dist/cli.js) with optional standard input. */
+export function runCli(
+  args: string[],
+  options: { input?: string | Uint8Array; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<CliResult> {
+  return runProcess(process.execPath, [cli, ...args], options);
+}
+
+/** Runs a shell command line in the repository with `syncfile` on PATH. */
+export function runShell(command: string): Promise<CliResult> {
+  return runProcess("sh", ["-c", command], {
+    env: { ...process.env, PATH: `${binDir()}:${process.env.PATH}` },
+  });
+}
+
+function runProcess(
+  command: string,
+  args: string[],
+  options: { input?: string | Uint8Array; env?: NodeJS.ProcessEnv; cwd?: string },
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd ?? root,
+      env: { ...(options.env ?? process.env), NO_COLOR: "1", FORCE_COLOR: "0" },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => {
+      stdout += d;
+    });
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
+
+let shimDir: string | null = null;
+
+/** A directory holding a `syncfile` executable that runs the built CLI. */
+function binDir(): string {
+  if (shimDir) return shimDir;
+  shimDir = mkdtempSync(join(tmpdir(), "syncfile-bin-"));
+  const shim = join(shimDir, "syncfile");
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${cli}" "$@"\n`);
+  chmodSync(shim, 0o755);
+  return shimDir;
+}
