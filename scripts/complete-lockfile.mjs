@@ -6,7 +6,19 @@
 
 import { readFileSync, writeFileSync } from "node:fs";
 
-const OS = ["android", "darwin", "freebsd", "linux", "openbsd", "openharmony", "netbsd", "sunos", "aix", "win32", "cygwin"];
+const OS = [
+  "android",
+  "darwin",
+  "freebsd",
+  "linux",
+  "openbsd",
+  "openharmony",
+  "netbsd",
+  "sunos",
+  "aix",
+  "win32",
+  "cygwin",
+];
 const CPU = ["arm64", "x64", "ia32", "arm", "ppc64", "riscv64", "s390x", "loong64", "mips64el", "wasm32"];
 
 /** os, cpu and libc from a platform package name such as rollup-linux-arm64-musl. */
@@ -35,6 +47,8 @@ for (const [location, pkg] of Object.entries(packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a < b ? -1 : 1)),
+);
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`complete-lockfile: added ${added} platform package entries`);
