@@ -1,0 +1,129 @@
+// `syncfile validate` as users run it: exit codes, formats, stdin, and every wrong call.
+
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./support/cli.js";
+
+const valid = "fixtures/valid/example.json";
+const invalid = "fixtures/invalid/user.email.format.json";
+const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
+
+describe("syncfile validate", () => {
+  it("exits 0 for a valid file and prints a summary, nothing on stderr", async () => {
+    const r = await runCli(["validate", valid]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^fixtures\/valid\/example\.json: valid — 0 errors/);
+    expect(r.stderr).toBe("");
+  });
+
+  it("exits 1 for an invalid file", async () => {
+    const r = await runCli(["validate", invalid]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${invalid}:4:16: error user.email.format:`);
+  });
+
+  it("checks several files and exits 1 when any is invalid", async () => {
+    const r = await runCli(["validate", valid, invalid, "--format", "json"]);
+    expect(r.code).toBe(1);
+    const reports = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(reports.map((x) => [x.file, x.valid])).toEqual([
+      [valid, true],
+      [invalid, false],
+    ]);
+  });
+
+  it("reads standard input with -", async () => {
+    const r = await runCli(["validate", "-", "--format", "json"], {
+      input: '{"users":[{"email":"a@b.co"}]}',
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ valid: true, file: null, stats: { users: 1 } });
+  });
+
+  it("prints GitHub annotations", async () => {
+    const r = await runCli(["validate", invalid, "--format", "github"]);
+    expect(r.stdout.split("\n")[0]).toMatch(/^::error file=.*,line=4,col=16,title=user\.email\.format::/);
+  });
+
+  it("makes warnings fail with --strict", async () => {
+    const file = "fixtures/invalid/user.property.unknown.json";
+    expect((await runCli(["validate", file])).code).toBe(0);
+    expect((await runCli(["validate", file, "--strict"])).code).toBe(1);
+  });
+
+  it("limits the listed findings with --max-errors", async () => {
+    const r = await runCli([
+      "validate",
+      "fixtures/invalid/document.users.noneValid.json",
+      "--max-errors",
+      "1",
+      "--format",
+      "json",
+    ]);
+    const report = JSON.parse(r.stdout);
+    expect(report.findings).toHaveLength(1);
+    expect(report.counts.error).toBe(3);
+  });
+
+  it("exits 3 for a file it cannot read, and goes on with the others", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-"));
+    const r = await runCli(["validate", "nope.json", dir, valid]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("syncfile: cannot read nope.json: no such file or directory");
+    expect(r.stderr).toContain(`syncfile: cannot read ${dir}: it is a directory, not a file`);
+    expect(r.stdout).toContain("example.json: valid");
+    noStack(r.stderr);
+  });
+
+  it.each([
+    [["validate"], "missing required argument 'files'"],
+    [["validate", valid, "--max-errors", "-3"], "--max-errors takes a whole number"],
+    [["validate", valid, "--max-errors", "x"], "--max-errors takes a whole number"],
+    [
+      ["validate", valid, "--format", "xml"],
+      "argument 'xml' is invalid. Allowed choices are text, json, github",
+    ],
+    [["validate", valid, "--colour"], "unknown option '--colour'"],
+    [["validate", "-", "-"], "standard input (-) can be read only once"],
+    [["valdate", valid], "unknown command 'valdate'"],
+  ])("exits 2 with a one-line message for %j", async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.startsWith("syncfile: ")).toBe(true);
+    expect(r.stdout).toBe("");
+    noStack(r.stderr);
+  });
+
+  it("explains itself with --help, exit codes included", async () => {
+    const top = await runCli(["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain("validate [options] <files...>");
+    const sub = await runCli(["validate", "--help"]);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain(
+      "Exit codes: 0 every file valid, 1 a file invalid, 2 usage error, 3 a file unreadable.",
+    );
+  });
+
+  it("prints its version", async () => {
+    const r = await runCli(["--version"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it("handles a garbage file without a stack trace", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-"));
+    const file = join(dir, "garbage.json");
+    writeFileSync(file, Buffer.from([0x00, 0xff, 0x13, 0x37, 0x7b, 0x5b, 0x22]));
+    const r = await runCli(["validate", file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("error json.");
+    noStack(r.stdout + r.stderr);
+  });
+});

@@ -1,0 +1,114 @@
+// The pieces that carry scale: fingerprint sets, spill lists, suggestions, UTF-8 helpers.
+
+import { describe, expect, it } from "vitest";
+import { FingerprintSet } from "../src/_internal/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../src/_internal/fingerprint.js";
+import { SpillList } from "../src/_internal/SpillList.js";
+import { suggest } from "../src/_internal/suggest.js";
+import { validateText } from "../src/index.js";
+import { findInvalidUtf8, incompleteTail, utf8Length } from "../src/json/_utf8.js";
+import { utf8 } from "./support/chunks.js";
+
+const fp = (s: string, fold = true): [number, number] => {
+  fingerprint(s, fold);
+  return [lastFingerprint.h1, lastFingerprint.h2];
+};
+
+describe("fingerprints", () => {
+  it("fold case, including non-ASCII, and tell different strings apart", () => {
+    expect(fp("Ada@Example.COM")).toEqual(fp("ada@example.com"));
+    expect(fp("ÉLODIE@example.com")).toEqual(fp("élodie@example.com"));
+    expect(fp("Ada", false)).not.toEqual(fp("ada", false));
+    const seen = new Set<string>();
+    for (let i = 0; i < 200_000; i++) seen.add(fp(`user${i}@example.com`).join(","));
+    expect(seen.size).toBe(200_000);
+  });
+});
+
+describe("FingerprintSet", () => {
+  it.each([0, 4, 8])(
+    "stores and finds 100 000 keys with %i shard bits, reporting the first payload",
+    (bits) => {
+      const set = new FingerprintSet(bits);
+      for (let i = 0; i < 100_000; i++) expect(set.add(...fp(`k${i}`), i)).toBe(-1);
+      expect(set.size).toBe(100_000);
+      for (let i = 0; i < 100_000; i += 997) expect(set.add(...fp(`K${i}`), 7)).toBe(i);
+      expect(set.get(...fp("absent"))).toBe(-1);
+      set.clear();
+      expect(set.size).toBe(0);
+      expect(set.get(...fp("k5"))).toBe(-1);
+      expect(set.add(...fp("k5"), 1)).toBe(-1);
+    },
+  );
+});
+
+describe("SpillList", () => {
+  it("keeps order across memory and disk, survives non-ASCII, and removes its file", () => {
+    const list = new SpillList<{ i: number; s: string }>(10);
+    for (let i = 0; i < 10_000; i++) list.push({ i, s: `é${"ü".repeat(i % 50)}` });
+    expect(list.spilled).toBe(true);
+    expect(list.length).toBe(10_000);
+    let n = 0;
+    for (const item of list) {
+      expect(item.i).toBe(n);
+      expect(item.s).toBe(`é${"ü".repeat(n % 50)}`);
+      n++;
+    }
+    expect(n).toBe(10_000);
+    list.dispose();
+    expect(list.length).toBe(0);
+  });
+
+  it("never touches the disk while small", () => {
+    const list = new SpillList<number>(100);
+    list.push(1);
+    expect([...list]).toEqual([1]);
+    expect(list.spilled).toBe(false);
+  });
+});
+
+describe("suggest", () => {
+  it.each([
+    ["first_name", "firstName"],
+    ["Email", "email"],
+    ["last name", "lastName"],
+    ["statsu", "status"],
+    ["lastUsed", undefined],
+    ["zzz", undefined],
+  ])("%s → %s", (name, expected) => {
+    expect(suggest(name, ["email", "firstName", "lastName", "status", "lastUsedDate"])).toBe(expected);
+  });
+});
+
+describe("UTF-8 helpers", () => {
+  it("hold back exactly an incomplete character", () => {
+    expect(incompleteTail(utf8("abc"))).toBe(0);
+    expect(incompleteTail(new Uint8Array([0x61, 0xe2, 0x82]))).toBe(2);
+    expect(incompleteTail(new Uint8Array([0x61, 0xe2, 0x82, 0xac]))).toBe(0);
+    expect(incompleteTail(new Uint8Array([0xf0, 0x9f, 0x98]))).toBe(3);
+  });
+
+  it("find the first invalid byte and say why", () => {
+    expect(findInvalidUtf8(utf8("héllo €😀"))).toBeNull();
+    expect(findInvalidUtf8(new Uint8Array([0x61, 0x80]))?.index).toBe(1);
+    expect(findInvalidUtf8(new Uint8Array([0xc0, 0xaf]))?.reason).toMatch(/never valid/);
+    expect(findInvalidUtf8(new Uint8Array([0xe0, 0x80, 0x80]))?.reason).toMatch(/overlong/);
+    expect(findInvalidUtf8(new Uint8Array([0xed, 0xa0, 0x80]))?.reason).toMatch(/surrogate/);
+    expect(findInvalidUtf8(new Uint8Array([0xf4, 0x90, 0x80, 0x80]))?.reason).toMatch(/above U\+10FFFF/);
+  });
+
+  it("count bytes of text", () => {
+    expect(utf8Length("aé€😀")).toBe(1 + 2 + 3 + 4);
+  });
+});
+
+describe("licenses before users", () => {
+  it("checks license users once every user is known, at their own place", () => {
+    const text =
+      '{"licenses":[{"name":"P","users":[{"email":"a@b.co"},\n{"email":"nobody@b.co"}]}],"users":[{"email":"A@B.CO"}]}';
+    const report = validateText(text);
+    expect(report.findings.map((f) => [f.code, f.pointer, f.line, f.column])).toEqual([
+      ["license.user.email.unknown", "/licenses/0/users/1/email", 2, 10],
+    ]);
+  });
+});
