@@ -499,27 +499,37 @@ export class JsonScanner {
       i++;
     }
     for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (inString) {
-        if (c === QUOTE) {
-          inString = false;
-          if (depth === 0) {
-            done = true;
-            i++;
+      let c = text.charCodeAt(i);
+      if (inString || c === QUOTE) {
+        // a string: its own tight loop (most chars of a record are in strings)
+        if (!inString) i++;
+        inString = true;
+        for (; i < n; i++) {
+          c = text.charCodeAt(i);
+          if (c === QUOTE) {
+            inString = false;
             break;
           }
-        } else if (c === BACKSLASH) i++;
-        else if (c >= 0x80) extra += c < 0x800 ? 1 : (c & 0xf800) === 0xd800 ? 1 : 2;
+          if (c === BACKSLASH) i++;
+          else if (c >= 0x80) extra += c < 0x800 ? 1 : (c & 0xf800) === 0xd800 ? 1 : 2;
+        }
+        if (inString) break; // the chunk ends inside the string
+        if (depth === 0) {
+          done = true;
+          i++;
+          break;
+        }
+        continue;
+      }
+      if (c <= SPACE) {
+        // whitespace (a control char here is JSON.parse's to report)
+        if (c === LF) {
+          line++;
+          lineStart = charBase + i + 1;
+        }
         continue;
       }
       switch (c) {
-        case QUOTE:
-          inString = true;
-          break;
-        case LF:
-          line++;
-          lineStart = charBase + i + 1;
-          break;
         case COMMA:
           if (depth === 1) commas++;
           break;

@@ -1,0 +1,68 @@
+// Runs a command as a child process and measures its wall time and peak RSS.
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const MAXRSS = fileURLToPath(new URL("./_maxrss.mjs", import.meta.url));
+
+/**
+ * Runs `node [--import _maxrss.mjs] script ...args`; resolves to {seconds, rss (bytes), code,
+ * stderr}. For node scripts the peak RSS comes from process.resourceUsage() at exit.
+ */
+export async function measureNode(script, args, { cwd } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "syncfile-bench-"));
+  const rssFile = join(dir, "rss");
+  try {
+    const result = await run(process.execPath, ["--import", MAXRSS, script, ...args], {
+      cwd,
+      env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: "1" },
+    });
+    let rss = null;
+    try {
+      rss = Number(readFileSync(rssFile, "utf8"));
+    } catch {}
+    return { ...result, rss };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs any program; its peak RSS is the last VmHWM read from /proc while it ran (polled every
+ * 20 ms; VmHWM is itself a high-water mark, so only the last moments can be missed).
+ */
+export async function measureProgram(command, args, { cwd } = {}) {
+  let peak = null;
+  const result = await run(command, args, { cwd, env: process.env }, (pid) => {
+    try {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (m) peak = Number(m[1]) * 1024;
+    } catch {}
+  });
+  return { ...result, rss: peak };
+}
+
+function run(command, args, options, poll) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      if (stderr.length < 10_000) stderr += d;
+    });
+    const timer = poll ? setInterval(() => poll(child.pid), 20) : null;
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (timer) clearInterval(timer);
+      resolve({ seconds: Number(process.hrtime.bigint() - started) / 1e9, code, stderr });
+    });
+  });
+}
+
+export const sizeOf = (path) => statSync(path).size;
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+export const mb = (bytes) => (bytes === null ? "   ?" : `${(bytes / 1e6).toFixed(0).padStart(4)} MB`);
+export const rate = (bytes, seconds) => `${(bytes / 1e6 / seconds).toFixed(1).padStart(6)}`;

@@ -1,0 +1,81 @@
+// npm run bench: syncfile's speed and memory next to baselines measured in the same run.
+// Data is generated into bench/.data/ (ignored by git). Not part of npm test.
+//   BENCH_ROUNDS=5 npm run bench     more alternating rounds (default 3)
+//   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
+
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
+import { jsonData } from "./_data.mjs";
+import { mb, measureNode, median, rate } from "./_measure.mjs";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const CLI = `${root}dist/cli.js`;
+const BASELINE_JSON = `${root}bench/baseline-json.mjs`;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+const line = (s = "") => process.stdout.write(`${s}\n`);
+const row = (name, seconds, bytes, rss, note = "") =>
+  line(
+    `  ${name.padEnd(44)} ${seconds.toFixed(2).padStart(7)} s ${rate(bytes, seconds)} MB/s ${mb(rss)}  ${note}`,
+  );
+const check = (ok) => (ok ? "ok" : "MISSED");
+
+async function alternate(runs) {
+  const results = runs.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [k, runOnce] of runs.entries()) {
+      const r = await runOnce();
+      if (r.code !== 0 && r.code !== 1) throw new Error(`benchmark run failed (exit ${r.code}): ${r.stderr}`);
+      results[k].push(r);
+    }
+  }
+  return results.map((rs) => ({
+    seconds: median(rs.map((r) => r.seconds)),
+    rss: Math.max(...rs.map((r) => r.rss ?? 0)),
+  }));
+}
+
+line(
+  `syncfile bench — node ${process.version}, ${process.platform} ${process.arch}, ${cpus().length} CPUs, ${new Date().toISOString()}`,
+);
+line(`wall time is the median of ${ROUNDS} alternating rounds; peak RSS the largest seen`);
+
+// ── JSON validate, 100 MB: syncfile against readFileSync + JSON.parse + ajv ──
+{
+  const data = await jsonData(100);
+  line();
+  line(
+    `JSON validate, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.licenseUsers.toLocaleString("en-US")} license users)`,
+  );
+  const [ours, base] = await alternate([
+    () => measureNode(CLI, ["validate", data.path, "--format", "json"]),
+    () => measureNode(BASELINE_JSON, [data.path]),
+  ]);
+  row("syncfile validate", ours.seconds, data.bytes, ours.rss);
+  row("baseline: readFileSync + JSON.parse + ajv", base.seconds, data.bytes, base.rss);
+  const ratio = ours.seconds / base.seconds;
+  line(`  time syncfile / baseline: ${ratio.toFixed(2)}×  (target ≤ 1.5×: ${check(ratio <= 1.5)})`);
+}
+
+// ── JSON validate, 1 GB: syncfile alone; the baseline cannot hold the file in a string ──
+if (!process.env.BENCH_SKIP_1GB) {
+  const data = await jsonData(1000);
+  line();
+  line(
+    `JSON validate, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.licenseUsers.toLocaleString("en-US")} license users)`,
+  );
+  const ours = await measureNode(CLI, ["validate", data.path, "--format", "json"]);
+  row(
+    "syncfile validate",
+    ours.seconds,
+    data.bytes,
+    ours.rss,
+    `(target peak RSS ≤ 200 MB: ${check(ours.rss <= 200e6)})`,
+  );
+  const base = await measureNode(BASELINE_JSON, [data.path]);
+  const why =
+    /(Cannot create a string[^\n]*|ERR_[A-Z_]+[^\n]*)/.exec(base.stderr)?.[1] ?? `exit ${base.code}`;
+  line(
+    `  ${"baseline: readFileSync + JSON.parse + ajv".padEnd(44)} fails after ${base.seconds.toFixed(2)} s: ${why}`,
+  );
+}
