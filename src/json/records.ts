@@ -5,7 +5,22 @@ import type { LicenseRecord, Place, ValuePath } from "../model/DataRecord.js";
 import type { SourceLocation } from "../report/Finding.js";
 import { findInJson } from "./_locate.js";
 import { locationIn } from "./_position.js";
-import { type Captured, escapePointer, type LicenseMember } from "./JsonScanner.js";
+import { escapePointer } from "./JsonScanner.js";
+
+/** A value as captured from the source: its text, where it starts, and its commas at its own top level. */
+export interface Captured {
+  text: string;
+  loc: SourceLocation;
+  commas: number;
+}
+
+/** One property of a license object other than its array of users. */
+export interface LicenseMember {
+  key: string;
+  keyLoc: SourceLocation;
+  value: unknown;
+  source: Captured;
+}
 
 function pathPointer(base: string, path: ValuePath): string {
   let p = base;
@@ -20,14 +35,11 @@ export class JsonValueRecord {
     readonly index: number,
     readonly licenseIndex: number,
     readonly value: unknown,
-    readonly source: Captured,
+    readonly text: string,
+    readonly loc: SourceLocation,
     readonly numericId = false,
     readonly afterUsers = false,
   ) {}
-
-  get loc(): SourceLocation {
-    return this.source.loc;
-  }
 
   get userCount(): number {
     return 0;
@@ -40,8 +52,8 @@ export class JsonValueRecord {
   }
 
   place(path: ValuePath, at: "key" | "value" = "value"): Place {
-    const index = path.length === 0 ? 0 : findInJson(this.source.text, path, at);
-    const location = index < 0 ? this.source.loc : locationIn(this.source.text, index, this.source.loc);
+    const index = path.length === 0 ? 0 : findInJson(this.text, path, at);
+    const location = index < 0 ? this.loc : locationIn(this.text, index, this.loc);
     return withField({ pointer: pathPointer(this.pointer, path), location }, path);
   }
 }

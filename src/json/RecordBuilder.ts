@@ -1,0 +1,155 @@
+// Turns the scanner's captures into records: JSON.parse on each captured value (with an
+// exact location when it fails), exact numeric ids, duplicate-key warnings, and license
+// objects assembled from their properties. Runs wherever the checks run (see ParallelValidation).
+
+import type { DataRecord } from "../model/DataRecord.js";
+import type { Code } from "../report/catalog.js";
+import type { SourceLocation } from "../report/Finding.js";
+import type { FindingDetails } from "../report/ReportCollector.js";
+import { diagnoseJson } from "./_diagnose.js";
+import { findInJson, members, skipValue } from "./_locate.js";
+import { locationIn } from "./_position.js";
+import { type CaptureEvent, escapePointer, type LicenseEndEvent, type ScanSink } from "./JsonScanner.js";
+import { type Captured, JsonLicenseRecord, JsonValueRecord, type LicenseMember } from "./records.js";
+
+/** Receives records and reader findings, synchronously and in source order. */
+export interface RecordSink {
+  record(record: DataRecord): void;
+  finding(code: Code, details: FindingDetails): void;
+}
+
+/** A scan sink that parses what the scanner captured; fatal on the first syntax error. */
+export class RecordBuilder implements ScanSink {
+  readonly #sink: RecordSink;
+  readonly #onFatal: () => void;
+  #members: LicenseMember[] = [];
+  #stopped = false;
+
+  /** `onFatal` is told when a syntax error ends reading (to stop the scanner). */
+  constructor(sink: RecordSink, onFatal: () => void = () => {}) {
+    this.#sink = sink;
+    this.#onFatal = onFatal;
+  }
+
+  /** True after a syntax error in a captured value: everything later is ignored. */
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  capture(e: CaptureEvent): void {
+    if (this.#stopped) return;
+    const text = e.start === 0 && e.end === e.text.length ? e.text : e.text.slice(e.start, e.end);
+    const loc = { line: e.line, column: e.column, offset: e.offset };
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.#syntaxError(text, loc, pointerOf(e), error as Error);
+      return;
+    }
+    if (e.kind === "skip") return;
+    if (e.kind === "member") {
+      this.#members.push({
+        key: e.key,
+        keyLoc: e.keyLoc ?? loc,
+        value,
+        source: { text, loc, commas: e.commas },
+      });
+      return;
+    }
+    let numericId = false;
+    if (isObject(value)) {
+      let keys = 0;
+      for (const _ in value) keys++;
+      if (keys !== (keys === 0 && e.commas === 0 ? 0 : e.commas + 1))
+        this.#duplicateKeys(text, loc, pointerOf(e));
+      if (e.kind === "user" && typeof value.id === "number") {
+        // ids are strings; a numeric id keeps every digit of its source text
+        const at = findInJson(text, ["id"]);
+        value.id = text.slice(at, skipValue(text, at));
+        numericId = true;
+      }
+    }
+    const afterUsers = e.kind === "licenseUser" && e.afterUsers;
+    const record = new JsonValueRecord(
+      e.kind,
+      e.index,
+      e.licenseIndex,
+      value,
+      text,
+      loc,
+      numericId,
+      afterUsers,
+    );
+    this.#sink.record(record as unknown as DataRecord);
+  }
+
+  licenseEnd(e: LicenseEndEvent): void {
+    if (this.#stopped) return;
+    const value: Record<string, unknown> = {};
+    for (const member of this.#members) {
+      // defineProperty: a "__proto__" key stays an own property and never reaches the prototype
+      Object.defineProperty(value, member.key, {
+        value: member.value,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    const record = new JsonLicenseRecord(e.index, value, e.loc, this.#members, e.usersLoc, e.userCount);
+    this.#members = [];
+    this.#sink.record(record);
+  }
+
+  finding(code: Code, details: FindingDetails): void {
+    if (!this.#stopped) this.#sink.finding(code, details);
+  }
+
+  #syntaxError(text: string, loc: SourceLocation, pointer: string, error: Error): void {
+    const problem = diagnoseJson(text, true) ?? { index: 0, message: error.message };
+    this.#sink.finding("json.syntax", {
+      pointer,
+      location: locationIn(text, problem.index, loc),
+      params: { detail: problem.message },
+    });
+    this.#stopped = true;
+    this.#onFatal();
+  }
+
+  #duplicateKeys(text: string, loc: SourceLocation, pointer: string): void {
+    const seen = new Set<string>();
+    for (const member of members(text, 0)) {
+      if (!seen.has(member.key)) {
+        seen.add(member.key);
+        continue;
+      }
+      this.#sink.finding("json.key.duplicate", {
+        pointer: `${pointer}/${escapePointer(member.key)}`,
+        location: locationIn(text, member.keyStart, loc),
+        field: member.key,
+        params: { key: JSON.stringify(member.key) },
+      });
+    }
+  }
+}
+
+function pointerOf(e: CaptureEvent): string {
+  switch (e.kind) {
+    case "user":
+      return `/users/${e.index}`;
+    case "license":
+      return `/licenses/${e.index}`;
+    case "licenseUser":
+      return `/licenses/${e.licenseIndex}/users/${e.index}`;
+    case "member":
+      return `/licenses/${e.index}/${escapePointer(e.key)}`;
+    default:
+      return e.pointer;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export type { Captured };
