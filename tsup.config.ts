@@ -4,6 +4,9 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     cli: "src/cli/main.ts",
+    // the threads of validateParallel, loaded from next to it
+    "scan-worker": "src/validate/_scanWorker.ts",
+    "check-worker": "src/validate/_checkWorker.ts",
   },
   format: ["esm"],
   target: "node20",

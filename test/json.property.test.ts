@@ -1,14 +1,18 @@
-// Properties of validation over generated valid documents: whitespace and chunking change
-// nothing but locations; one mutation gives a finding at exactly the mutated place.
+// Properties of validation: any document validates without throwing; over generated valid
+// documents, whitespace and chunking change nothing but locations, and one mutation gives a
+// finding at exactly the mutated place.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Report, validateStream } from "../src/index.js";
+import { isCode, type Report, validateStream } from "../src/index.js";
 import { locationIn } from "../src/json/_position.js";
 import { chunked, stream, utf8 } from "./support/chunks.js";
 import {
   type Ast,
+  documentArb,
   type Entry,
+  mutate,
+  mutationArb,
   num,
   obj,
   serialize,
@@ -24,6 +28,27 @@ const withoutPlaces = (report: Report) => ({
   counts: report.counts,
   records: report.stats.records,
   findings: report.findings.map(({ code, pointer, message }) => ({ code, pointer, message })),
+});
+
+describe("any document", () => {
+  it("validates without throwing, in any chunking, with codes from the catalog only", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        documentArb,
+        spacesArb,
+        fc.option(mutationArb),
+        fc.integer({ min: 1, max: 64 }),
+        async (doc, spaces, m, size) => {
+          const text = serialize(doc, spaces);
+          const bytes = utf8(m ? mutate(text, m) : text);
+          const report = await validateStream(stream(chunked(bytes, size)));
+          for (const finding of report.findings) expect(isCode(finding.code), finding.code).toBe(true);
+          expect(report.valid).toBe(report.counts.error === 0);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });
 
 describe("valid documents", () => {

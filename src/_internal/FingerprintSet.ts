@@ -1,102 +1,94 @@
-// An open-addressing hash set of 64-bit fingerprints, each with a 32-bit payload, in typed
-// arrays: 12 bytes a slot, no object per entry. Large sets are split into shards that grow
-// one at a time, so growing never holds two copies of the whole table.
+// A hash set of 64-bit fingerprints, each with a 32-bit payload, for millions of keys in
+// little memory. Entries (h1, h2, payload) are appended to fixed-size pages that are never
+// reallocated; the hash table holds only entry numbers (4 bytes a slot). Growing the table
+// discards only the old slot array, never the entries: discarded typed arrays linger until a
+// full GC, so this keeps the peak close to the steady size (about 17–20 bytes a key).
 
-const EMPTY = 0;
+const PAGE_BITS = 14;
+const PAGE_ENTRIES = 1 << PAGE_BITS; // 16 384 entries, 192 KiB a page
+const PAGE_MASK = PAGE_ENTRIES - 1;
 const MIN_SLOTS = 16;
 
 /** Set of fingerprints (h1, h2) mapping to a payload (e.g. the index where it was first seen). */
 export class FingerprintSet {
-  readonly #shardBits: number;
-  #shards: Int32Array[];
-  #masks: number[];
-  #sizes: number[];
-  #size = 0;
-
-  /** `shardBits`: log2 of the number of shards; 8 (256 shards) suits millions of keys, 0 a few thousand. */
-  constructor(shardBits = 0) {
-    this.#shardBits = shardBits;
-    const shards = 1 << shardBits;
-    this.#shards = Array.from({ length: shards }, () => new Int32Array(MIN_SLOTS * 3));
-    this.#masks = new Array<number>(shards).fill(MIN_SLOTS - 1);
-    this.#sizes = new Array<number>(shards).fill(0);
-  }
+  #pages: Int32Array[] = [];
+  #count = 0;
+  /** Entry number + 1 in each slot; 0 is empty. */
+  #slots = new Int32Array(MIN_SLOTS);
+  #mask = MIN_SLOTS - 1;
 
   /** How many fingerprints the set holds. */
   get size(): number {
-    return this.#size;
+    return this.#count;
   }
 
   /** Adds the fingerprint with `payload` (≥ 0); returns the payload already stored for it, or -1 when it is new. */
   add(h1: number, h2: number, payload: number): number {
-    const shard = this.#shardOf(h1);
-    const slots = this.#shards[shard] as Int32Array;
-    const at = find(slots, this.#masks[shard] as number, h1, h2);
-    if (slots[at + 2] !== EMPTY) return (slots[at + 2] as number) - 1;
-    slots[at] = h1;
-    slots[at + 1] = h2;
-    slots[at + 2] = payload + 1;
-    this.#size++;
-    const size = ++(this.#sizes as number[])[shard]!;
-    if (size * 4 > ((this.#masks[shard] as number) + 1) * 3) this.#grow(shard);
+    const slot = this.#find(h1, h2);
+    const found = this.#slots[slot] as number;
+    if (found !== 0) return this.#payload(found - 1);
+    const entry = this.#count++;
+    const page = entry >> PAGE_BITS;
+    if (page === this.#pages.length) this.#pages.push(new Int32Array(PAGE_ENTRIES * 3));
+    const at = (entry & PAGE_MASK) * 3;
+    const entries = this.#pages[page] as Int32Array;
+    entries[at] = h1;
+    entries[at + 1] = h2;
+    entries[at + 2] = payload;
+    this.#slots[slot] = entry + 1;
+    if (this.#count * 4 > (this.#mask + 1) * 3) this.#grow();
     return -1;
   }
 
   /** The payload stored for the fingerprint, or -1. */
   get(h1: number, h2: number): number {
-    const shard = this.#shardOf(h1);
-    const slots = this.#shards[shard] as Int32Array;
-    return (slots[find(slots, this.#masks[shard] as number, h1, h2) + 2] as number) - 1;
+    const found = this.#slots[this.#find(h1, h2)] as number;
+    return found === 0 ? -1 : this.#payload(found - 1);
   }
 
-  /**
-   * Empties the set. A well-used table is zeroed and kept (the next round is likely as
-   * large, and discarded typed arrays linger until a full GC); a mostly empty large one shrinks.
-   */
+  /** Empties the set, keeping its pages and, when it was well used, its table for the next round. */
   clear(): void {
-    if (this.#size === 0) return;
-    for (let s = 0; s < this.#shards.length; s++) {
-      const size = this.#sizes[s] as number;
-      if (size === 0) continue;
-      const capacity = (this.#masks[s] as number) + 1;
-      if (capacity <= 65536 || size * 8 >= capacity) (this.#shards[s] as Int32Array).fill(0);
-      else {
-        this.#shards[s] = new Int32Array((capacity / 4) * 3);
-        this.#masks[s] = capacity / 4 - 1;
-      }
-      this.#sizes[s] = 0;
+    if (this.#count === 0) return;
+    const capacity = this.#mask + 1;
+    if (capacity <= 65536 || this.#count * 8 >= capacity) this.#slots.fill(0);
+    else {
+      this.#slots = new Int32Array(capacity / 4);
+      this.#mask = capacity / 4 - 1;
     }
-    this.#size = 0;
+    this.#count = 0;
   }
 
-  #shardOf(h1: number): number {
-    // the top bits pick the shard, the low bits the slot: independent for a good hash
-    return this.#shardBits === 0 ? 0 : h1 >>> (32 - this.#shardBits);
+  #payload(entry: number): number {
+    return (this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3 + 2] as number;
   }
 
-  #grow(shard: number): void {
-    const old = this.#shards[shard] as Int32Array;
-    const capacity = ((this.#masks[shard] as number) + 1) * 2;
-    const slots = new Int32Array(capacity * 3);
+  /** The slot holding the fingerprint, or the empty slot where it would go (linear probing). */
+  #find(h1: number, h2: number): number {
+    const slots = this.#slots;
+    const pages = this.#pages;
+    const mask = this.#mask;
+    let i = h1 & mask;
+    for (;;) {
+      const found = slots[i] as number;
+      if (found === 0) return i;
+      const entry = found - 1;
+      const entries = pages[entry >> PAGE_BITS] as Int32Array;
+      const at = (entry & PAGE_MASK) * 3;
+      if (entries[at] === h1 && entries[at + 1] === h2) return i;
+      i = (i + 1) & mask;
+    }
+  }
+
+  #grow(): void {
+    const capacity = (this.#mask + 1) * 2;
+    const slots = new Int32Array(capacity);
     const mask = capacity - 1;
-    for (let at = 0; at < old.length; at += 3) {
-      if (old[at + 2] === EMPTY) continue;
-      const to = find(slots, mask, old[at] as number, old[at + 1] as number);
-      slots[to] = old[at] as number;
-      slots[to + 1] = old[at + 1] as number;
-      slots[to + 2] = old[at + 2] as number;
+    for (let entry = 0; entry < this.#count; entry++) {
+      let i = ((this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3] as number) & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = entry + 1;
     }
-    this.#shards[shard] = slots;
-    this.#masks[shard] = mask;
-  }
-}
-
-/** The slot holding the fingerprint, or the empty slot where it would go (linear probing). */
-function find(slots: Int32Array, mask: number, h1: number, h2: number): number {
-  let i = h1 & mask;
-  for (;;) {
-    const at = i * 3;
-    if (slots[at + 2] === EMPTY || (slots[at] === h1 && slots[at + 1] === h2)) return at;
-    i = (i + 1) & mask;
+    this.#slots = slots;
+    this.#mask = mask;
   }
 }

@@ -6,7 +6,7 @@ import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 
 /** Users' emails, compared case-insensitively, each with the index of the first user who has it. */
 export class UserEmails {
-  readonly #set = new FingerprintSet(4);
+  readonly #set = new FingerprintSet();
 
   /** Records user `index`; returns the index of an earlier user with this email, or -1. */
   add(email: string, index: number): number {
@@ -17,6 +17,11 @@ export class UserEmails {
   /** Whether a user has this email (case-insensitive). */
   has(email: string): boolean {
     fingerprint(email, true);
-    return this.#set.get(lastFingerprint.h1, lastFingerprint.h2) >= 0;
+    return this.hasFingerprint(lastFingerprint.h1, lastFingerprint.h2);
+  }
+
+  /** Whether a user has the email whose fingerprint (folded case) is (h1, h2). */
+  hasFingerprint(h1: number, h2: number): boolean {
+    return this.#set.get(h1, h2) >= 0;
   }
 }

@@ -40,7 +40,12 @@ export function schemaFinding(
     spec = valueSpec(value, path);
     const field = path[0] as string;
     if (path.length === 2 && field === "roles") code = "user.roles.item";
-    else if (error.keyword === "type" && typeof value === "number" && !Number.isInteger(value)) {
+    else if (
+      error.keyword === "type" &&
+      (error.params as { type?: unknown }).type === "integer" &&
+      typeof value === "number" &&
+      !Number.isInteger(value)
+    ) {
       code = `${prefix}.${field}.fraction`;
     } else code = `${prefix}.${field}.${PROBLEM[error.keyword] ?? error.keyword}`;
     if (error.keyword === "enum" && typeof value === "string") {

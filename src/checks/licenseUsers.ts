@@ -40,7 +40,8 @@ export function licenseUsers(emails: UserEmails): Check {
         inLicense.clear();
       }
       fingerprint(email, true);
-      const first = inLicense.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
+      const { h1, h2 } = lastFingerprint;
+      const first = inLicense.add(h1, h2, record.index);
       if (first >= 0) {
         context.report("license.user.duplicate", record, {
           path: ["email"],
@@ -51,7 +52,7 @@ export function licenseUsers(emails: UserEmails): Check {
       // a license user that is already invalid (a malformed email) is not also "unknown"
       if (context.recordErrors > 0) return;
       if (record.afterUsers) {
-        if (!emails.has(email)) unknown(context, email, record);
+        if (!emails.hasFingerprint(h1, h2)) unknown(context, email, record);
       } else deferred.push({ email, place: record.place(["email"]) });
     },
     end(context) {

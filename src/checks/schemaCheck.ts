@@ -1,11 +1,12 @@
 // Each record against its compiled JSON Schema (user, license, license user).
 
-import { validators } from "../schema/validators.js";
+import { getValidators } from "../schema/validators.js";
 import { schemaFinding } from "./_schemaFinding.js";
 import type { Check } from "./Check.js";
 
 /** Validates every record against its schema and reports each violation under its own code. */
 export function schemaCheck(): Check {
+  const validators = getValidators();
   return {
     name: "schema",
     record(record, context) {

@@ -1,4 +1,5 @@
-// One ajv instance with the data file's schemas, compiled once at module load.
+// One ajv instance with the data file's schemas, compiled once per process, on first use
+// (a process that only reads, or only forwards bytes to a worker, never pays for it).
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsPlugin from "ajv-formats";
@@ -8,22 +9,34 @@ import { schemas } from "./schemas.js";
 const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
   addFormatsPlugin) as typeof addFormatsPlugin.default;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-addFormats(ajv, ["email", "date", "date-time"]);
-ajv.addSchema([schemas.licenseUser, schemas.license, schemas.user, schemas.document]);
-
-function compiled(id: string): ValidateFunction {
-  const validate = ajv.getSchema(id);
-  if (!validate) throw new Error(`schema ${id} is not loaded`);
-  return validate;
+/** The compiled validators by record kind, and for a whole (small) document. */
+export interface Validators {
+  user: ValidateFunction;
+  license: ValidateFunction;
+  licenseUser: ValidateFunction;
+  document: ValidateFunction;
 }
 
-/** Validators by record kind, and for a whole (small) document. */
-export const validators = {
-  user: compiled(schemas.user.$id),
-  license: compiled(schemas.license.$id),
-  licenseUser: compiled(schemas.licenseUser.$id),
-  document: compiled(schemas.document.$id),
-} as const;
+let compiled: Validators | null = null;
+
+/** The validators, compiled on the first call. */
+export function getValidators(): Validators {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  addFormats(ajv, ["email", "date", "date-time"]);
+  ajv.addSchema([schemas.licenseUser, schemas.license, schemas.user, schemas.document]);
+  const get = (id: string): ValidateFunction => {
+    const validate = ajv.getSchema(id);
+    if (!validate) throw new Error(`schema ${id} is not loaded`);
+    return validate;
+  };
+  compiled = {
+    user: get(schemas.user.$id),
+    license: get(schemas.license.$id),
+    licenseUser: get(schemas.licenseUser.$id),
+    document: get(schemas.document.$id),
+  };
+  return compiled;
+}
 
 export type { ErrorObject };

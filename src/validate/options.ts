@@ -14,6 +14,12 @@ export interface ValidateOptions {
   maxRecordBytes?: number;
   /** Called with the bytes read so far, after each chunk. */
   onProgress?: (bytes: number) => void;
+  /**
+   * Check records in a worker thread while the main thread reads and scans. `"auto"` (the
+   * default) does so for files of 8 MiB or more when a second CPU is there; streams of unknown
+   * size are read in one thread unless this is `true`.
+   */
+  parallel?: boolean | "auto";
 }
 
 /** Options with every default applied. */
@@ -24,6 +30,7 @@ export interface NormalizedValidateOptions {
   maxDepth: number;
   maxRecordBytes: number;
   onProgress: ((bytes: number) => void) | null;
+  parallel: boolean | "auto";
 }
 
 /** Applies defaults and rejects bad values with a RangeError or TypeError that says which and why. */
@@ -35,6 +42,7 @@ export function normalizeValidateOptions(options: ValidateOptions = {}): Normali
     maxDepth: wholeNumber("maxDepth", options.maxDepth, 64, 8),
     maxRecordBytes: wholeNumber("maxRecordBytes", options.maxRecordBytes, 1 << 20, 64),
     onProgress: options.onProgress ?? null,
+    parallel: options.parallel ?? "auto",
   };
 }
 

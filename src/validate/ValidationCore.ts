@@ -1,0 +1,85 @@
+// The checking half of a validation pass: records and reader findings in, report out. It
+// runs in the reader's thread (Validation) or in a worker (validateParallel).
+
+import type { Check, CheckContext } from "../checks/Check.js";
+import { defaultChecks } from "../checks/defaultChecks.js";
+import type { RecordSink } from "../json/RecordBuilder.js";
+import type { DataRecord } from "../model/DataRecord.js";
+import type { Report } from "../report/Report.js";
+import { ReportCollector } from "../report/ReportCollector.js";
+import { findingDetails } from "./_findingDetails.js";
+import type { NormalizedValidateOptions } from "./options.js";
+
+/** Runs the checks on each record as it arrives, and collects every finding. */
+export class ValidationCore {
+  readonly #options: NormalizedValidateOptions;
+  readonly #collector: ReportCollector;
+  readonly #checks: Check[];
+  readonly #context: CheckContext;
+  readonly #started = performance.now();
+  #recordErrorsBase = 0;
+  #users = 0;
+  #licenses = 0;
+  #licenseUsers = 0;
+
+  /** Where the reader sends records and its own findings. */
+  readonly sink: RecordSink;
+
+  constructor(options: NormalizedValidateOptions) {
+    this.#options = options;
+    this.#checks = defaultChecks();
+    const collector = new ReportCollector(options);
+    this.#collector = collector;
+    const self = this;
+    this.#context = {
+      report: (code, record, spec = {}) => collector.add(code, () => findingDetails(record, spec)),
+      get recordErrors() {
+        return collector.errorCount - self.#recordErrorsBase;
+      },
+    };
+    this.sink = {
+      finding: (code, details) => collector.add(code, details),
+      record: (record) => this.#record(record),
+    };
+  }
+
+  /**
+   * Ends the pass: unless reading stopped on a fatal problem, runs the checks that need the
+   * whole file; releases what the checks hold; returns the report.
+   */
+  end(readingStopped: boolean, bytes: number): Report {
+    try {
+      if (!readingStopped) {
+        this.#recordErrorsBase = this.#collector.errorCount;
+        for (const check of this.#checks) check.end?.(this.#context);
+      }
+    } finally {
+      this.dispose();
+    }
+    return this.#collector.toReport({
+      file: this.#options.file,
+      format: "json",
+      stats: {
+        bytes,
+        records: this.#users + this.#licenses + this.#licenseUsers,
+        users: this.#users,
+        licenses: this.#licenses,
+        licenseUsers: this.#licenseUsers,
+        durationMs: Math.round(performance.now() - this.#started),
+      },
+    });
+  }
+
+  /** Releases temporary files of an abandoned pass (end() does this itself). */
+  dispose(): void {
+    for (const check of this.#checks) check.dispose?.();
+  }
+
+  #record(record: DataRecord): void {
+    if (record.kind === "user") this.#users++;
+    else if (record.kind === "license") this.#licenses++;
+    else this.#licenseUsers++;
+    this.#recordErrorsBase = this.#collector.errorCount;
+    for (const check of this.#checks) check.record?.(record, this.#context);
+  }
+}

@@ -1,0 +1,123 @@
+// Validation on two threads besides the main one, each with a small young generation so
+// that memory stays bounded: a scanning thread (bytes → captures, JsonDecoder + JsonScanner)
+// and a checking thread (captures → records → findings → report, RecordBuilder +
+// ValidationCore), joined by a MessageChannel. The main thread only reads the file and
+// forwards its bytes. Flow control at each hop keeps a few chunks and batches in flight.
+// The report is the same as Validation's.
+
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { MessageChannel, Worker } from "node:worker_threads";
+import type { Report } from "../report/Report.js";
+import type { FromScanner, ToScanner } from "./_scanWorker.js";
+import type { NormalizedValidateOptions } from "./options.js";
+
+const MAX_CHUNKS_IN_FLIGHT = 4;
+/** Each thread's young generation (MB): streaming work needs little, and this bounds RSS. */
+const YOUNG_GENERATION_MB = 8;
+
+// both workers are built next to this module (dist/)
+const SCAN_WORKER = new URL("./scan-worker.js", import.meta.url);
+const CHECK_WORKER = new URL("./check-worker.js", import.meta.url);
+
+/** Whether a parallel validation can run here: a second CPU and the built worker scripts. */
+export function parallelAvailable(): boolean {
+  return (
+    availableParallelism() > 1 &&
+    existsSync(fileURLToPath(SCAN_WORKER)) &&
+    existsSync(fileURLToPath(CHECK_WORKER))
+  );
+}
+
+/** Validates `chunks` on two worker threads. Chunks may be reused by the source after each step. */
+export async function validateParallel(
+  chunks: AsyncIterable<Uint8Array>,
+  options: NormalizedValidateOptions,
+): Promise<Report> {
+  const started = performance.now();
+  const shared = { ...options, onProgress: null };
+  const { port1, port2 } = new MessageChannel();
+  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+  const checker = new Worker(CHECK_WORKER, {
+    workerData: { options: shared, scanner: port2 },
+    transferList: [port2],
+    resourceLimits,
+  });
+  const scanner = new Worker(SCAN_WORKER, {
+    workerData: { options: shared, checker: port1 },
+    transferList: [port1],
+    resourceLimits,
+  });
+  const flow = new Flow([checker, scanner]);
+  const report = new Promise<Report>((resolve) => checker.once("message", resolve));
+  scanner.on("message", (message: FromScanner) => flow.acknowledged(message.stopped));
+  let bytes = 0;
+  try {
+    for await (const chunk of chunks) {
+      const copy = new Uint8Array(chunk); // the source reuses its buffer; this one is handed over
+      bytes += copy.length;
+      flow.sent();
+      scanner.postMessage({ type: "chunk", bytes: copy } satisfies ToScanner, [copy.buffer]);
+      options.onProgress?.(bytes);
+      await flow.room();
+      if (flow.stopped) break;
+    }
+    scanner.postMessage({ type: "end" } satisfies ToScanner);
+    const result = await flow.or(report);
+    result.stats.durationMs = Math.round(performance.now() - started);
+    return result;
+  } finally {
+    await Promise.all([checker.terminate(), scanner.terminate()]);
+  }
+}
+
+/** Chunks in flight to the scanning thread, and the failure of either worker. */
+class Flow {
+  #inFlight = 0;
+  #failure: Error | null = null;
+  #wake: (() => void) | null = null;
+  #failed: Promise<never>;
+  /** True once reading may stop: a fatal problem was found. */
+  stopped = false;
+
+  constructor(workers: Worker[]) {
+    this.#failed = new Promise<never>((_, reject) => {
+      const fail = (error: Error) => {
+        this.#failure ??= error;
+        this.#wake?.();
+        reject(error);
+      };
+      for (const worker of workers) {
+        worker.on("error", fail);
+        worker.on("exit", (code) => fail(new Error(`a validation worker exited early (code ${code})`)));
+      }
+    });
+    this.#failed.catch(() => {}); // observed through room() and or()
+  }
+
+  sent(): void {
+    this.#inFlight++;
+  }
+
+  acknowledged(stopped: boolean): void {
+    this.#inFlight--;
+    if (stopped) this.stopped = true;
+    this.#wake?.();
+  }
+
+  /** Waits until another chunk may be sent. */
+  async room(): Promise<void> {
+    while (this.#inFlight >= MAX_CHUNKS_IN_FLIGHT && !this.#failure) {
+      await new Promise<void>((wake) => {
+        this.#wake = wake;
+      });
+    }
+    if (this.#failure) throw this.#failure;
+  }
+
+  /** `promise`, unless a worker fails first. */
+  or<T>(promise: Promise<T>): Promise<T> {
+    return Promise.race([promise, this.#failed]);
+  }
+}
