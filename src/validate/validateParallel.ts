@@ -15,7 +15,7 @@ import type { NormalizedValidateOptions } from "./options.js";
 
 const MAX_CHUNKS_IN_FLIGHT = 4;
 /** Each thread's young generation (MB): streaming work needs little, and this bounds RSS. */
-const YOUNG_GENERATION_MB = 8;
+const YOUNG_GENERATION_MB = 4;
 
 // both workers are built next to this module (dist/)
 const SCAN_WORKER = new URL("./scan-worker.js", import.meta.url);
