@@ -2,8 +2,9 @@
 // scanner; a RecordBuilder turns what the scanner captures into records, in the same thread.
 
 import { JsonDecoder } from "./JsonDecoder.js";
-import { JsonScanner, type ScanLimits } from "./JsonScanner.js";
+import { JsonScanner } from "./JsonScanner.js";
 import { RecordBuilder, type RecordSink } from "./RecordBuilder.js";
+import type { ScanLimits } from "./ScanSink.js";
 
 export type { RecordSink };
 

@@ -1,71 +1,19 @@
 // The fast path of the JSON reader. A small automaton walks the document's skeleton
 // (root object → users / licenses arrays → license objects → license users arrays) and
 // reports its syntax errors exactly. Every other value — each user, each license user, each
-// license property — is captured whole by the loop in _scanValue.ts and handed on unparsed,
-// as a slice of the chunk it lies in; RecordBuilder gives it to JSON.parse. Memory is bounded
-// by the largest value: a value over the size limit is verified as it streams and dropped.
+// license property — is captured whole (_ValueCapture.ts, with the loop in _scanValue.ts) and
+// handed on unparsed, as a slice of the chunk it lies in; RecordBuilder gives it to JSON.parse.
+// Memory is bounded by the largest value: one over the size limit is verified and dropped.
 
+import { escapePointer } from "../_internal/pointer.js";
 import { suggest } from "../_internal/suggest.js";
 import type { Code } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
-import { describeChar, diagnoseJson, type LocatedProblem, StreamingDiagnosis } from "./_diagnose.js";
+import { describeChar, diagnoseJson } from "./_diagnose.js";
 import { locationIn } from "./_position.js";
-import { type Cursor, DONE, MISMATCH, PRIMITIVE, RUNNING, scanValue, ValueScan } from "./_scanValue.js";
-import { utf8Length } from "./_utf8.js";
-
-/** What a captured value is: a record, a license property, or a value only checked for syntax. */
-export type CaptureKind = "user" | "licenseUser" | "license" | "member" | "skip";
-
-/**
- * A captured value, unparsed: `text.slice(start, end)`. The scanner reuses one event object:
- * a sink copies what it keeps before returning.
- */
-export interface CaptureEvent {
-  kind: CaptureKind;
-  /** Index in its array; a member's license index. */
-  index: number;
-  /** A license user's license index. */
-  licenseIndex: number;
-  /** A member's property name, and where it is. */
-  key: string;
-  keyLoc: SourceLocation | null;
-  /** The pointer of a skipped value. */
-  pointer: string;
-  text: string;
-  start: number;
-  end: number;
-  /** Where the value starts. */
-  line: number;
-  column: number;
-  offset: number;
-  /** Commas at the value's own top level: members − 1 for a non-empty object. */
-  commas: number;
-  /** For a license user: every user of the file was read before it. */
-  afterUsers: boolean;
-}
-
-/** A license object ended; its properties came as member captures, its users as licenseUser ones. */
-export interface LicenseEndEvent {
-  index: number;
-  loc: SourceLocation;
-  /** Where the users array starts, when the license has one. */
-  usersLoc: SourceLocation | null;
-  userCount: number;
-}
-
-/** Receives what the scanner finds, synchronously and in source order. */
-export interface ScanSink {
-  capture(event: CaptureEvent): void;
-  licenseEnd(event: LicenseEndEvent): void;
-  finding(code: Code, details: FindingDetails): void;
-}
-
-/** Limits of one scan. */
-export interface ScanLimits {
-  maxDepth: number;
-  maxRecordBytes: number;
-}
+import type { Cursor } from "./_scanValue.js";
+import { BROKEN, COMPLETE, PENDING, TOO_DEEP, TOO_LARGE, ValueCapture } from "./_ValueCapture.js";
+import type { CaptureEvent, CaptureKind, ScanLimits, ScanSink } from "./ScanSink.js";
 
 const ROOT_KEYS = ["users", "licenses"] as const;
 
@@ -141,15 +89,16 @@ export class JsonScanner {
   readonly #frames: Frame[];
   readonly #cursor: Cursor = { line: 1, lineStart: 0, charBase: 0, extra: 0 };
   #byteBase = 0;
-  #chunkStart: SourceLocation = { line: 1, column: 1, offset: 0 };
 
   #stopped = false;
   #sawContent = false;
   #sawUsers = false;
   #usersComplete = false;
 
-  // the value being captured
-  readonly #scan: ValueScan;
+  // the value being captured: what it is for, its index, and the capture itself
+  #capturing: CaptureKind | "key" | null = null;
+  #capIndex = 0;
+  readonly #cap: ValueCapture;
   readonly #event: CaptureEvent = {
     kind: "skip",
     index: 0,
@@ -166,19 +115,11 @@ export class JsonScanner {
     commas: 0,
     afterUsers: false,
   };
-  #capturing: CaptureKind | "key" | null = null;
-  #capStart = 0;
-  #capLoc: SourceLocation = { line: 1, column: 1, offset: 0 };
-  #capIndex = 0;
-  #capParts: string[] = [];
-  #capChars = 0;
-  #overflow: StreamingDiagnosis | null = null;
-
   constructor(sink: ScanSink, limits: ScanLimits) {
     this.#sink = sink;
     this.#maxDepth = limits.maxDepth;
     this.#maxRecordBytes = limits.maxRecordBytes;
-    this.#scan = new ValueScan(limits.maxDepth);
+    this.#cap = new ValueCapture(limits.maxDepth, limits.maxRecordBytes);
     this.#frames = [this.#frame(DOC, BEFORE, "", { line: 1, column: 1, offset: 0 })];
   }
 
@@ -207,14 +148,16 @@ export class JsonScanner {
     if (this.#stopped) return;
     const cursor = this.#cursor;
     cursor.extra = 0;
-    this.#chunkStart = this.#here(0);
+    this.#cap.startChunk(this.#here(0));
     const n = text.length;
     let i = 0;
     while (i < n && !this.#stopped) {
       i = this.#capturing ? this.#capture(text, i, n) : this.#skeleton(text, i, n);
     }
-    if (this.#capturing && !this.#stopped) this.#keepPart(text.slice(this.#capStart));
-    this.#capStart = 0;
+    if (this.#capturing && !this.#stopped) {
+      this.#cap.endChunk(text);
+      this.#settle();
+    }
     cursor.charBase += n;
     this.#byteBase += byteLength;
     cursor.extra = 0;
@@ -225,8 +168,8 @@ export class JsonScanner {
     if (this.#stopped) return;
     const end = this.#here(0);
     if (this.#capturing) {
-      if (this.#scan.mode === PRIMITIVE) this.#complete("", 0);
-      else this.#unterminated(end);
+      this.#cap.endInput(end);
+      this.#settle();
       if (this.#stopped) return;
     }
     const top = this.#top();
@@ -240,21 +183,6 @@ export class JsonScanner {
       this.#sink.finding("document.users.required", {
         pointer: "",
         location: { line: 1, column: 1, offset: 0 },
-      });
-    }
-  }
-
-  /** The file ends inside a value: an error before the end (a raw newline in a string) comes first. */
-  #unterminated(end: SourceLocation): void {
-    const sofar = this.#capParts.join("");
-    const problem = this.#overflow ? this.#overflow.end() : diagnoseJson(sofar, true);
-    const at =
-      problem && "index" in problem ? locationIn(sofar, problem.index, this.#capLoc) : problem?.location;
-    if (problem && at && at.offset < end.offset) this.#fail("json.syntax", at, { detail: problem.message });
-    else {
-      this.#fail("json.syntax", end, {
-        detail: `unexpected end of the file inside the value that starts at line ${this.#capLoc.line}`,
-        hint: "the file looks truncated; check that the export or the download finished",
       });
     }
   }
@@ -428,77 +356,44 @@ export class JsonScanner {
 
   /** Starts capturing a value whose first char, `c`, is at `i`. */
   #begin(kind: CaptureKind | "key", c: number, i: number, index: number): void {
-    this.#scan.begin(c);
     this.#capturing = kind;
     this.#capIndex = index;
-    this.#capStart = i;
-    this.#capLoc = this.#here(i);
-    this.#capParts = [];
-    this.#capChars = 0;
-    this.#overflow = null;
+    this.#cap.begin(c, i, this.#here(i));
   }
 
   /** Scans the captured value from `i`; returns where scanning stopped. */
   #capture(text: string, i: number, n: number): number {
-    const scan = this.#scan;
-    const end = scanValue(scan, this.#cursor, text, i, n, this.#maxDepth - (this.#frames.length - 1));
-    if (scan.status === RUNNING) return end;
-    if (scan.status === DONE) this.#complete(text, end);
-    else if (scan.status === MISMATCH) this.#mismatch(text, end);
-    else this.#fail("json.depth", this.#here(end), { limit: this.#maxDepth });
+    const end = this.#cap.step(text, i, n, this.#cursor, this.#maxDepth - (this.#frames.length - 1));
+    this.#settle();
     return this.#stopped ? n : end;
   }
 
-  /** Where the part of the captured value in the current chunk starts. */
-  #partStart(): SourceLocation {
-    return this.#capChars === 0 ? this.#capLoc : this.#chunkStart;
-  }
-
-  /** Keeps the part of the value in this chunk; past the size limit, only verifies it. */
-  #keepPart(part: string): void {
-    const partStart = this.#partStart();
-    this.#capChars += part.length;
-    // a char is at least one byte: past this many chars the value is over the byte limit
-    if (!this.#overflow && this.#capChars > this.#maxRecordBytes) {
-      const kept = this.#capParts.join("") + part;
-      this.#capParts = [];
-      this.#overflow = new StreamingDiagnosis();
-      this.#located(this.#overflow.feed(kept, this.#capLoc));
-    } else if (this.#overflow) this.#located(this.#overflow.feed(part, partStart));
-    else this.#capParts.push(part);
-  }
-
-  /** The captured value ends just before `end` in `text`. */
-  #complete(text: string, end: number): void {
+  /** Acts on the capture's outcome: a value to hand on, one too large, or a problem. */
+  #settle(): void {
+    const cap = this.#cap;
     const kind = this.#capturing as CaptureKind | "key";
-    if (this.#overflow) {
-      this.#keepPart(text.slice(this.#capStart, end));
-      if (!this.#stopped) this.#located(this.#overflow.end());
-      if (!this.#stopped) this.#tooLarge(kind);
-      this.#capturing = null;
-      return;
-    }
-    let value = text;
-    let start = this.#capStart;
-    if (this.#capParts.length > 0) {
-      value = this.#capParts.join("") + text.slice(0, end);
-      start = 0;
-      end = value.length;
-      this.#capParts = [];
-    }
-    if ((end - start) * 3 > this.#maxRecordBytes && utf8Length(value, start, end) > this.#maxRecordBytes) {
-      const whole = value.slice(start, end);
-      const problem = diagnoseJson(whole, true);
-      if (problem)
-        this.#fail("json.syntax", locationIn(whole, problem.index, this.#capLoc), {
+    switch (cap.status) {
+      case PENDING:
+        return;
+      case COMPLETE:
+        if (kind === "key") this.#acceptKey(cap.text.slice(cap.start, cap.end));
+        else this.#emit(kind, cap.text, cap.start, cap.end);
+        break;
+      case TOO_LARGE:
+        this.#tooLarge(kind);
+        break;
+      case TOO_DEEP:
+        this.#fail("json.depth", this.#here(cap.at), { limit: this.#maxDepth });
+        return;
+      case BROKEN: {
+        const problem = cap.problem as NonNullable<ValueCapture["problem"]>;
+        this.#fail("json.syntax", problem.location ?? this.#here(cap.at), {
           detail: problem.message,
+          ...(problem.hint ? { hint: problem.hint } : {}),
         });
-      else this.#tooLarge(kind);
-      this.#capturing = null;
-      return;
+        return;
+      }
     }
-    if (kind === "key") this.#acceptKey(value.slice(start, end));
-    else this.#emit(kind, value, start, end);
     this.#capturing = null;
   }
 
@@ -514,10 +409,10 @@ export class JsonScanner {
     e.text = text;
     e.start = start;
     e.end = end;
-    e.line = this.#capLoc.line;
-    e.column = this.#capLoc.column;
-    e.offset = this.#capLoc.offset;
-    e.commas = this.#scan.commas;
+    e.line = this.#cap.loc.line;
+    e.column = this.#cap.loc.column;
+    e.offset = this.#cap.loc.offset;
+    e.commas = this.#cap.commas;
     e.afterUsers = this.#usersComplete;
     this.#sink.capture(e);
   }
@@ -530,19 +425,19 @@ export class JsonScanner {
       key = JSON.parse(raw) as string;
     } catch {
       const problem = diagnoseJson(raw, true);
-      this.#fail("json.syntax", locationIn(raw, problem?.index ?? 0, this.#capLoc), {
+      this.#fail("json.syntax", locationIn(raw, problem?.index ?? 0, this.#cap.loc), {
         detail: problem?.message ?? "invalid property name",
       });
       return;
     }
     f.key = key;
-    f.keyLoc = this.#capLoc;
+    f.keyLoc = this.#cap.loc;
     f.state = COLON_NEXT;
     const keys = f.keys as Set<string>;
     if (keys.has(key)) {
       this.#sink.finding("json.key.duplicate", {
         pointer: `${f.pointer}/${escapePointer(key)}`,
-        location: this.#capLoc,
+        location: this.#cap.loc,
         params: { key: JSON.stringify(key) },
       });
     } else if (keys.size < 10_000) keys.add(key);
@@ -550,7 +445,7 @@ export class JsonScanner {
       const suggestion = suggest(key, ROOT_KEYS);
       this.#sink.finding("document.property.unknown", {
         pointer: `/${escapePointer(key)}`,
-        location: this.#capLoc,
+        location: this.#cap.loc,
         field: key,
         params: { key: JSON.stringify(key) },
         ...(suggestion ? { hint: `did you mean "${suggestion}"?` } : {}),
@@ -563,33 +458,15 @@ export class JsonScanner {
     if (what === undefined) return; // an unknown property's large value is verified and dropped
     this.#sink.finding("json.record.size", {
       pointer: this.#capPointer(),
-      location: this.#capLoc,
+      location: this.#cap.loc,
       params: { kind: what, limit: this.#maxRecordBytes },
     });
     if (kind === "key") {
       const f = this.#top();
       f.key = "";
-      f.keyLoc = this.#capLoc;
+      f.keyLoc = this.#cap.loc;
       f.state = COLON_NEXT;
     }
-  }
-
-  /**
-   * A closing bracket that does not match: the value is broken at it or before, so the
-   * verifier reads it as complete (no waiting on a held-back token) and names the first problem.
-   */
-  #mismatch(text: string, i: number): void {
-    const part = text.slice(this.#capStart, i + 1);
-    if (this.#overflow) this.#located(this.#overflow.feed(part, this.#partStart()) ?? this.#overflow.end());
-    else {
-      const sofar = this.#capParts.join("") + part;
-      const problem = diagnoseJson(sofar, true);
-      if (problem)
-        this.#fail("json.syntax", locationIn(sofar, problem.index, this.#capLoc), {
-          detail: problem.message,
-        });
-    }
-    if (!this.#stopped) this.#syntax(text, i, "unexpected closing bracket");
   }
 
   #capPointer(): string {
@@ -642,11 +519,6 @@ export class JsonScanner {
     });
   }
 
-  /** A syntax problem found by the streaming diagnosis, if any. */
-  #located(problem: LocatedProblem | null): void {
-    if (problem) this.#fail("json.syntax", problem.location, { detail: problem.message });
-  }
-
   #fail(code: Code, location: SourceLocation, params: Record<string, string | number>): void {
     const { hint, ...rest } = params;
     this.#sink.finding(code, {
@@ -657,7 +529,6 @@ export class JsonScanner {
     });
     this.#stopped = true;
     this.#capturing = null;
-    this.#capParts = [];
   }
 }
 
@@ -670,11 +541,4 @@ function valueTypeAt(c: number): string | null {
   if (c === 0x74 || c === 0x66) return "a boolean";
   if (c === 0x6e) return "null";
   return null;
-}
-
-/** RFC 6901 escaping of one pointer segment. */
-export function escapePointer(segment: string): string {
-  return segment.includes("~") || segment.includes("/")
-    ? segment.replace(/~/g, "~0").replace(/\//g, "~1")
-    : segment;
 }

@@ -2,6 +2,7 @@
 // exact location when it fails), exact numeric ids, duplicate-key warnings, and license
 // objects assembled from their properties. Runs wherever the checks run (see ParallelValidation).
 
+import { escapePointer } from "../_internal/pointer.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Code } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
@@ -9,8 +10,8 @@ import type { FindingDetails } from "../report/ReportCollector.js";
 import { diagnoseJson } from "./_diagnose.js";
 import { findInJson, members, skipValue } from "./_locate.js";
 import { locationIn } from "./_position.js";
-import { type CaptureEvent, escapePointer, type LicenseEndEvent, type ScanSink } from "./JsonScanner.js";
 import { type Captured, JsonLicenseRecord, JsonValueRecord, type LicenseMember } from "./records.js";
+import type { CaptureEvent, LicenseEndEvent, ScanSink } from "./ScanSink.js";
 
 /** Receives records and reader findings, synchronously and in source order. */
 export interface RecordSink {

@@ -1,11 +1,11 @@
 // The records the JSON reader yields, keeping the source text of each so that a finding
 // can be located inside it (only when one is reported).
 
+import { escapePointer } from "../_internal/pointer.js";
 import type { LicenseRecord, Place, ValuePath } from "../model/DataRecord.js";
 import type { SourceLocation } from "../report/Finding.js";
 import { findInJson } from "./_locate.js";
 import { locationIn } from "./_position.js";
-import { escapePointer } from "./JsonScanner.js";
 
 /** A value as captured from the source: its text, where it starts, and its commas at its own top level. */
 export interface Captured {

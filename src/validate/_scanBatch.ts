@@ -3,7 +3,7 @@
 // text once and every capture as numbers (start, end, location, ...), so sending it costs a
 // string copy per chunk and a transferred Float64Array, not an object per record.
 
-import type { CaptureEvent, CaptureKind, LicenseEndEvent, ScanSink } from "../json/JsonScanner.js";
+import type { CaptureEvent, CaptureKind, LicenseEndEvent, ScanSink } from "../json/ScanSink.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/ReportCollector.js";
 
