@@ -127,3 +127,31 @@ describe("syncfile validate", () => {
     noStack(r.stdout + r.stderr);
   });
 });
+
+describe("progress", () => {
+  it("draws a bar on a terminal, nothing elsewhere, and clears itself", async () => {
+    const { Progress } = await import("../src/cli/_progress.js");
+    const ci = process.env.CI;
+    delete process.env.CI;
+    try {
+      const written: string[] = [];
+      const tty = new Progress("validating big.json", 2_000_000, {
+        isTTY: true,
+        write: (s: string) => written.push(s),
+      });
+      tty.update(500_000);
+      tty.done();
+      expect(written[0]).toMatch(
+        /^\r\u001b\[2Kvalidating big\.json \[######-{18}\] {2}25% 500 KB \/ 2\.0 MB/,
+      );
+      expect(written[1]).toBe("\r\u001b[2K");
+      const piped: string[] = [];
+      const none = new Progress("x", 10, { isTTY: false, write: (s: string) => piped.push(s) });
+      none.update(5);
+      none.done();
+      expect(piped).toEqual([]);
+    } finally {
+      if (ci !== undefined) process.env.CI = ci;
+    }
+  });
+});

@@ -2,18 +2,26 @@
 
 import { formatBytes } from "../report/formatText.js";
 
-/** A throttled one-line progress display; inert when stderr is not a TTY. */
+/** Where progress goes: a stream that may be a terminal. */
+export interface ProgressStream {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
+/** A throttled one-line progress display; inert unless its stream is a terminal (and not in CI). */
 export class Progress {
   readonly #label: string;
   readonly #total: number | null;
+  readonly #stream: ProgressStream;
   readonly #enabled: boolean;
   readonly #started = performance.now();
-  #last = 0;
+  #last = Number.NEGATIVE_INFINITY;
   #shown = false;
 
-  constructor(label: string, total: number | null, stream: NodeJS.WriteStream = process.stderr) {
+  constructor(label: string, total: number | null, stream: ProgressStream = process.stderr) {
     this.#label = label;
     this.#total = total;
+    this.#stream = stream;
     this.#enabled = stream.isTTY === true && !process.env.CI;
   }
 
@@ -25,7 +33,7 @@ export class Progress {
     this.#last = now;
     this.#shown = true;
     const seconds = (now - this.#started) / 1000;
-    const rate = seconds > 0 ? `${formatBytes(done / seconds)}/s` : "";
+    const rate = seconds > 0.05 ? ` ${formatBytes(done / seconds)}/s` : "";
     let bar = "";
     if (this.#total) {
       const ratio = Math.min(1, done / this.#total);
@@ -34,12 +42,12 @@ export class Progress {
       bar = `[${"#".repeat(full)}${"-".repeat(width - full)}] ${String(Math.floor(ratio * 100)).padStart(3)}% `;
     }
     const of = this.#total ? ` / ${formatBytes(this.#total)}` : "";
-    process.stderr.write(`\r\u001b[2K${this.#label} ${bar}${formatBytes(done)}${of} ${rate}`);
+    this.#stream.write(`\r\u001b[2K${this.#label} ${bar}${formatBytes(done)}${of}${rate}`);
   }
 
   /** Removes the line. */
   done(): void {
-    if (this.#shown) process.stderr.write("\r\u001b[2K");
+    if (this.#shown) this.#stream.write("\r\u001b[2K");
     this.#shown = false;
   }
 }
