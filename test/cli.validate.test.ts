@@ -141,9 +141,12 @@ describe("progress", () => {
       });
       tty.update(500_000);
       tty.done();
-      expect(written[0]).toMatch(
-        /^\r\u001b\[2Kvalidating big\.json \[######-{18}\] {2}25% 500 KB \/ 2\.0 MB/,
-      );
+      const clear = "\r\u001b[2K";
+      expect(
+        written[0]?.startsWith(
+          `${clear}validating big.json [${"#".repeat(6)}${"-".repeat(18)}]  25% 500 KB / 2.0 MB`,
+        ),
+      ).toBe(true);
       expect(written[1]).toBe("\r\u001b[2K");
       const piped: string[] = [];
       const none = new Progress("x", 10, { isTTY: false, write: (s: string) => piped.push(s) });

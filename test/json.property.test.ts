@@ -10,8 +10,8 @@ import { chunked, stream, utf8 } from "./support/chunks.js";
 import {
   type Ast,
   documentArb,
+  documentBytes,
   type Entry,
-  mutate,
   mutationArb,
   num,
   obj,
@@ -39,8 +39,7 @@ describe("any document", () => {
         fc.option(mutationArb),
         fc.integer({ min: 1, max: 64 }),
         async (doc, spaces, m, size) => {
-          const text = serialize(doc, spaces);
-          const bytes = utf8(m ? mutate(text, m) : text);
+          const bytes = documentBytes(doc, spaces, m);
           const report = await validateStream(stream(chunked(bytes, size)));
           for (const finding of report.findings) expect(isCode(finding.code), finding.code).toBe(true);
           expect(report.valid).toBe(report.counts.error === 0);

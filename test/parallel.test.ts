@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type * as Library from "../src/index.js";
 import { chunked, stream, utf8 } from "./support/chunks.js";
-import { documentArb, mutate, mutationArb, serialize, spacesArb } from "./support/jsonAst.js";
+import { documentArb, documentBytes, mutationArb, spacesArb } from "./support/jsonAst.js";
 import { fixture, root } from "./support/paths.js";
 
 const built = (await import(`${root}dist/index.js`)) as typeof Library;
@@ -42,8 +42,7 @@ describe("parallel validation", () => {
         fc.option(mutationArb),
         fc.integer({ min: 1, max: 300 }),
         async (doc, spaces, m, size) => {
-          const text = serialize(doc, spaces);
-          const bytes = utf8(m ? mutate(text, m) : text);
+          const bytes = documentBytes(doc, spaces, m);
           const parallel = await built.validateStream(stream(chunked(bytes, size)), {
             parallel: true,
             maxErrors: 50,

@@ -13,7 +13,13 @@ import { describeChar, diagnoseJson } from "./_diagnose.js";
 import { locationIn } from "./_position.js";
 import type { Cursor } from "./_scanValue.js";
 import { BROKEN, COMPLETE, PENDING, TOO_DEEP, TOO_LARGE, ValueCapture } from "./_ValueCapture.js";
-import type { CaptureEvent, CaptureKind, ScanLimits, ScanSink } from "./ScanSink.js";
+import {
+  type CaptureEvent,
+  type CaptureKind,
+  emptyCapture,
+  type ScanLimits,
+  type ScanSink,
+} from "./ScanSink.js";
 
 const ROOT_KEYS = ["users", "licenses"] as const;
 
@@ -99,22 +105,8 @@ export class JsonScanner {
   #capturing: CaptureKind | "key" | null = null;
   #capIndex = 0;
   readonly #cap: ValueCapture;
-  readonly #event: CaptureEvent = {
-    kind: "skip",
-    index: 0,
-    licenseIndex: -1,
-    key: "",
-    keyLoc: null,
-    pointer: "",
-    text: "",
-    start: 0,
-    end: 0,
-    line: 1,
-    column: 1,
-    offset: 0,
-    commas: 0,
-    afterUsers: false,
-  };
+  readonly #event: CaptureEvent = emptyCapture();
+
   constructor(sink: ScanSink, limits: ScanLimits) {
     this.#sink = sink;
     this.#maxDepth = limits.maxDepth;

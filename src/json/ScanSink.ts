@@ -57,3 +57,23 @@ export interface ScanLimits {
   maxDepth: number;
   maxRecordBytes: number;
 }
+
+/** A capture event with nothing in it yet (one per scanner or replay, refilled for each value). */
+export function emptyCapture(): CaptureEvent {
+  return {
+    kind: "user",
+    index: 0,
+    licenseIndex: -1,
+    key: "",
+    keyLoc: null,
+    pointer: "",
+    text: "",
+    start: 0,
+    end: 0,
+    line: 1,
+    column: 1,
+    offset: 0,
+    commas: 0,
+    afterUsers: false,
+  };
+}

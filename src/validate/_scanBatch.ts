@@ -3,7 +3,13 @@
 // text once and every capture as numbers (start, end, location, ...), so sending it costs a
 // string copy per chunk and a transferred Float64Array, not an object per record.
 
-import type { CaptureEvent, CaptureKind, LicenseEndEvent, ScanSink } from "../json/ScanSink.js";
+import {
+  type CaptureEvent,
+  type CaptureKind,
+  emptyCapture,
+  type LicenseEndEvent,
+  type ScanSink,
+} from "../json/ScanSink.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/ReportCollector.js";
 
@@ -138,26 +144,6 @@ export function replayBatch(batch: ScanBatch, sink: ScanSink): void {
 /** An integer as V8 stores small ones (offsets past 1 GiB stay doubles, as the scanner makes them). */
 function smallInt(n: number): number {
   return n <= 0x3fffffff ? n | 0 : n;
-}
-
-/** A capture event to fill. */
-function emptyCapture(): CaptureEvent {
-  return {
-    kind: "user",
-    index: 0,
-    licenseIndex: -1,
-    key: "",
-    keyLoc: null,
-    pointer: "",
-    text: "",
-    start: 0,
-    end: 0,
-    line: 1,
-    column: 1,
-    offset: 0,
-    commas: 0,
-    afterUsers: false,
-  };
 }
 
 /** The license end at `event`. */

@@ -180,3 +180,13 @@ export function mutate(text: string, m: { at: number; kind: string; char: string
   if (m.kind === "insert") return text.slice(0, at) + m.char + text.slice(at);
   return text.slice(0, at) + m.char + text.slice(at + 1);
 }
+
+/** The bytes of a generated document, serialised with `spaces`, after one mutation when given. */
+export function documentBytes(
+  ast: Ast,
+  spaces: readonly string[],
+  m: { at: number; kind: string; char: string } | null,
+): Uint8Array {
+  const text = serialize(ast, spaces);
+  return new TextEncoder().encode(m ? mutate(text, m) : text);
+}
