@@ -117,6 +117,20 @@ describe("syncfile validate", () => {
     expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
+  it.each([
+    ["an empty file", "", "json.empty"],
+    ["an array", "[1, 2]", "document.type"],
+    ["a number", "42", "document.type"],
+    ["deep nesting", `{"users": ${"[".repeat(100_000)}`, "json.depth"],
+    ["a truncated file", '{"users": [{"email": "a@b.co"', "json.syntax"],
+    ["invalid UTF-8", Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d]), "json.encoding"],
+  ])("exits 1 with a clear finding for %s", async (_what, content, code) => {
+    const r = await runCli(["validate", "-", "--format", "json"], { input: content });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).findings.map((f: { code: string }) => f.code)).toEqual([code]);
+    noStack(r.stderr);
+  });
+
   it("handles a garbage file without a stack trace", async () => {
     const dir = mkdtempSync(join(tmpdir(), "syncfile-"));
     const file = join(dir, "garbage.json");

@@ -1,7 +1,8 @@
 // The JSON reader on bad and unusual input: every case ends in findings, never a throw.
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type DataRecord, readRecords, validateStream, validateText } from "../src/index.js";
+import { type DataRecord, isCode, readRecords, validateStream, validateText } from "../src/index.js";
 import { chunked, stream, utf8 } from "./support/chunks.js";
 import { describeFindings, expectFinding } from "./support/expectFinding.js";
 
@@ -157,6 +158,21 @@ describe("numbers", () => {
 });
 
 describe("bad input never crashes or hangs", () => {
+  it("reports random bytes as invalid, with catalog codes, in any chunking", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 300 }),
+        fc.integer({ min: 1, max: 50 }),
+        async (bytes, size) => {
+          const report = await validateStream(stream(chunked(bytes, size)));
+          for (const finding of report.findings) expect(isCode(finding.code)).toBe(true);
+          expect(report.valid).toBe(false);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   const good = `{\n  "users": [\n    {"email": "a@b.co", "roles": ["x"]}\n  ],\n  "licenses": [{"name": "P", "users": [{"email": "a@b.co"}]}]\n}\n`;
 
   it("reports a truncated file at every cut point", () => {
