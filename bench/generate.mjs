@@ -107,3 +107,61 @@ export async function generateJson(path, targetBytes, { licenses = 20, seed = 42
   await once(out, "finish");
   return { bytes, users, licenses, licenseUsers };
 }
+
+export const CSV_HEADER =
+  "email,id,firstName,lastName,status,externalStatus,roles,lastUsedDate,licenseName,licenseStatus,pricePerUser,unassignedAmount";
+
+const csvCell = (v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/**
+ * Writes a CSV data file of about `targetBytes` to `path`, as an HR export writes it: one row
+ * per user–license pair with the user columns repeated (users hold 0–3 of `licenses` licenses),
+ * rows of a user together. Resolves to counts.
+ */
+export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7 } = {}) {
+  const random = prng(seed);
+  const out = createWriteStream(path);
+  let bytes = 0;
+  let pending = [];
+  const write = async (s) => {
+    pending.push(s);
+    bytes += Buffer.byteLength(s);
+    if (pending.length >= 4096) {
+      if (!out.write(pending.join(""))) await once(out, "drain");
+      pending = [];
+    }
+  };
+  await write(`${CSV_HEADER}\n`);
+  let users = 0;
+  let rows = 0;
+  while (bytes < targetBytes) {
+    const u = userAt(users, random);
+    const userCells = [
+      u.email,
+      u.id,
+      u.firstName,
+      u.lastName,
+      u.status,
+      u.externalStatus,
+      u.roles.join(";"),
+      u.lastUsedDate,
+    ]
+      .map(csvCell)
+      .join(",");
+    const held = Math.floor(random() * 4);
+    if (held === 0) {
+      await write(`${userCells},,,,\n`);
+      rows++;
+    }
+    for (let k = 0; k < held; k++) {
+      const l = (users * 7 + k * 5) % licenses;
+      const status = random() < 0.05 ? "inactive" : "active";
+      await write(`${userCells},Plan ${l},${status},${500 + l * 100},${l}\n`);
+      rows++;
+    }
+    users++;
+  }
+  out.end(pending.join(""));
+  await once(out, "finish");
+  return { bytes, users, rows };
+}

@@ -78,10 +78,33 @@ const EXPECTED: Record<string, Expected> = {
   "license.user.property.unknown": [["license.user.property.unknown", "/licenses/0/users/0/status", 9]],
 };
 
-// limits lowered so that a small fixture can reach them
-const OPTIONS: Record<string, ValidateOptions> = { "json.record.size": { maxRecordBytes: 100 } };
+// what each invalid CSV fixture must report: code, row, line, column name
+const EXPECTED_CSV: Record<string, [code: string, row: number | undefined, line: number, field: string | undefined][]> = {
+  "csv.empty": [["csv.empty", 0, 1, undefined]],
+  "csv.encoding": [["csv.encoding", 1, 2, "firstName"]],
+  "csv.quote": [["csv.quote", 1, 2, "firstName"]],
+  "csv.record.size": [["csv.record.size", 2, 3, "firstName"]],
+  "csv.header.missing": [["csv.header.missing", 0, 1, undefined]],
+  "csv.header.unknown": [["csv.header.unknown", 0, 1, "nickname"]],
+  "csv.header.duplicate": [["csv.header.duplicate", 0, 1, "First Name"]],
+  "csv.ragged": [["csv.ragged", 2, 3, undefined]],
+  "csv.row.incomplete": [["csv.row.incomplete", 2, 3, undefined]],
+  "csv.row.license": [["csv.row.license", 2, 3, "pricePerUser"]],
+  "csv.row.user": [["csv.row.user", 2, 3, "licenseStatus"]],
+  "csv.roles.format": [["csv.roles.format", 2, 3, "roles"]],
+  "csv.user.conflict": [["csv.user.conflict", 3, 4, "firstName"]],
+  "csv.license.conflict": [["csv.license.conflict", 2, 3, "pricePerUser"]],
+};
 
-const invalid = readdirSync(fixture("invalid")).map((f) => f.replace(/\.json$/, ""));
+// limits lowered so that a small fixture can reach them
+const OPTIONS: Record<string, ValidateOptions> = {
+  "json.record.size": { maxRecordBytes: 100 },
+  "csv.record.size": { maxRecordBytes: 100 },
+};
+
+const files = readdirSync(fixture("invalid"));
+const invalid = files.filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, ""));
+const invalidCsv = files.filter((f) => f.endsWith(".csv")).map((f) => f.replace(/\.csv$/, ""));
 const valid = readdirSync(fixture("valid"));
 
 describe("invalid fixtures", () => {
@@ -97,12 +120,25 @@ describe("invalid fixtures", () => {
     expect(report.valid).toBe(catalog[name as keyof typeof catalog].severity === "warning");
   });
 
+  it.each(invalidCsv)("%s.csv reports exactly its findings, each with row, line and column name", async (name) => {
+    const report = await validateFile(fixture(`invalid/${name}.csv`), OPTIONS[name] ?? {});
+    expect(report.format).toBe("csv");
+    expect(report.findings.map((f) => [f.code, f.row, f.line, f.field])).toEqual(EXPECTED_CSV[name]);
+    for (const finding of report.findings) {
+      expectRendered(finding);
+      expect(finding.column).toBeUndefined();
+      expect(finding.offset).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it("has one fixture per catalog code, named after it, and no other", () => {
-    expect([...invalid].sort()).toEqual(Object.keys(catalog).sort());
+    expect([...invalid, ...invalidCsv].sort()).toEqual(Object.keys(catalog).sort());
   });
 
   it("emits exactly the catalog's codes across all fixtures", () => {
-    const emitted = new Set(Object.values(EXPECTED).flatMap((list) => list.map(([code]) => code)));
+    const emitted = new Set(
+      [...Object.values(EXPECTED), ...Object.values(EXPECTED_CSV)].flatMap((list) => list.map(([code]) => code)),
+    );
     expect([...emitted].sort()).toEqual(Object.keys(catalog).sort());
   });
 });
@@ -114,8 +150,8 @@ describe("valid fixtures", () => {
     expect(report.valid).toBe(true);
   });
 
-  it("counts the records of the example", async () => {
-    const report = await validateFile(fixture("valid/example.json"));
+  it.each(["example.json", "example.csv"])("counts the records of %s", async (name) => {
+    const report = await validateFile(fixture(`valid/${name}`));
     expect(report.stats).toMatchObject({ users: 3, licenses: 2, licenseUsers: 3, records: 8 });
   });
 });

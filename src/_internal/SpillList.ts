@@ -1,10 +1,10 @@
 // A list that keeps its first items in memory and appends the rest to a temporary file,
 // so that what grows with the input (deferred references, CSV assignments) stays bounded.
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { StringDecoder } from "node:string_decoder";
+import { readLines } from "./readLines.js";
 
 /** Append-only list of JSON-serialisable items, spilled to a temporary file past `memoryItems`. */
 export class SpillList<T> {
@@ -43,18 +43,7 @@ export class SpillList<T> {
     yield* this.#memory;
     this.#flush();
     if (this.#fd === -1) return;
-    const buffer = Buffer.allocUnsafe(1 << 20);
-    let position = 0;
-    const decoder = new StringDecoder("utf8");
-    let rest = "";
-    for (;;) {
-      const n = readSync(this.#fd, buffer, 0, buffer.length, position);
-      if (n === 0) break;
-      position += n;
-      const lines = (rest + decoder.write(buffer.subarray(0, n))).split("\n");
-      rest = lines.pop() ?? "";
-      for (const line of lines) yield JSON.parse(line) as T;
-    }
+    for (const line of readLines(this.#fd)) yield JSON.parse(line) as T;
   }
 
   /** Deletes the temporary file; the list is empty afterwards. */

@@ -16,7 +16,7 @@ export interface Finding {
   pointer?: string;
   /** 1-based line in the source file. */
   line?: number;
-  /** 1-based column in the source file, in characters (UTF-16 code units). */
+  /** 1-based column in the source file, in characters (UTF-16 code units); JSON only (CSV gives row and field). */
   column?: number;
   /** 0-based byte offset in the source file. */
   offset?: number;

@@ -46,7 +46,8 @@ export function buildFinding(code: Code, severity: Severity, d: FindingDetails):
   if (d.pointer !== undefined) finding.pointer = d.pointer;
   if (d.location) {
     finding.line = d.location.line;
-    finding.column = d.location.column;
+    // a CSV finding names its row and field instead of a column
+    if (d.row === undefined) finding.column = d.location.column;
     finding.offset = d.location.offset;
   }
   if (d.row !== undefined) finding.row = d.row;

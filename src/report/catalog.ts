@@ -63,6 +63,87 @@ export const catalog = {
     "a single user or license should be a few hundred bytes; check for a runaway value",
   ),
 
+  // ── malformed CSV ─────────────────────────────────────────────────────────
+  "csv.empty": e(
+    "Empty file",
+    "error",
+    "the file is empty: it has no header row",
+    `a CSV data file starts with a header row: ${"email,firstName,lastName,status,licenseName"}`,
+  ),
+  "csv.encoding": e(
+    "Not UTF-8",
+    "error",
+    "{detail}",
+    "save the file as UTF-8 (in a spreadsheet: CSV UTF-8); from Windows-1252: iconv -f windows-1252 -t utf-8 in.csv > out.csv",
+  ),
+  "csv.quote": e("Broken quotes", "error", "{detail}", "check the quotes of this row"),
+  "csv.record.size": e(
+    "Row too large",
+    "error",
+    "this row is larger than the limit of {limit} bytes",
+    "a row should be a few hundred bytes; an unclosed quote swallows the rest of the file",
+  ),
+  "csv.header.missing": e(
+    "No email column",
+    "error",
+    "the header row has no email column",
+    "name the column of email addresses email; the first row of the file must be the header",
+  ),
+  "csv.header.unknown": e(
+    "Unknown column",
+    "warning",
+    "unknown column {name} is ignored",
+    "the columns are email, id, firstName, lastName, status, externalStatus, roles, lastUsedDate, licenseName, licenseStatus, pricePerUser, unassignedAmount",
+  ),
+  "csv.header.duplicate": e(
+    "Column twice",
+    "error",
+    "column {name} means the same as column {other}; it is ignored",
+    "keep one of the two columns",
+  ),
+  "csv.ragged": e(
+    "Wrong number of cells",
+    "error",
+    "this row has {count} cells but the header has {expected}; the row is skipped",
+    "every row needs a cell for each header column, empty or not",
+  ),
+  "csv.row.incomplete": e(
+    "Row without subject",
+    "error",
+    "this row has neither an email nor a license name",
+    "a row describes a user (email), a license (licenseName), or a user holding a license (both)",
+  ),
+  "csv.row.license": e(
+    "License value without license",
+    "error",
+    "{field} is set but the row names no license",
+    "add the license name in licenseName, or leave {field} empty",
+  ),
+  "csv.row.user": e(
+    "License status without user",
+    "error",
+    "{field} is set but the row names no user",
+    "licenseStatus says how a user holds a license: add the email, or leave {field} empty",
+  ),
+  "csv.roles.format": e(
+    "Unreadable roles",
+    "error",
+    "roles {value} starts with [ but is not a JSON array of strings",
+    'write roles as Admin;Editor, or as ["Admin", "Editor; Billing"] when a role holds a ;',
+  ),
+  "csv.user.conflict": e(
+    "Rows disagree on a user",
+    "error",
+    "{field} is {value} here but {other} in row {firstRow} (line {firstLine}), where this user first appears",
+    "the user columns repeat on every row of a user and must agree; leave them empty on later rows or make them equal",
+  ),
+  "csv.license.conflict": e(
+    "Rows disagree on a license",
+    "error",
+    "{field} is {value} here but {other} in row {firstRow} (line {firstLine}), where this license first appears",
+    "the license columns repeat on every row of a license and must agree; leave them empty on later rows or make them equal",
+  ),
+
   // ── the document ──────────────────────────────────────────────────────────
   "document.type": e(
     "Not an object",

@@ -31,9 +31,14 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
   const file = report.file ?? "stdin";
   const out: string[] = [];
   for (const f of report.findings) {
-    const position = f.line === undefined ? "" : `:${f.line}:${f.column ?? 1}`;
+    const position =
+      f.line === undefined ? "" : f.column === undefined ? `:${f.line}` : `:${f.line}:${f.column}`;
     const severity = f.severity === "error" ? paint("red", "error") : paint("yellow", "warning");
-    const where = [f.pointer ? f.pointer : null, f.row !== undefined ? `row ${f.row}` : null]
+    const where = [
+      f.pointer ? f.pointer : null,
+      f.row !== undefined ? `row ${f.row}` : null,
+      f.row !== undefined && f.field !== undefined ? `column ${f.field}` : null,
+    ]
       .filter((s) => s !== null)
       .join(", ");
     out.push(
@@ -44,10 +49,13 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
     if (excerpt) {
       const gutter = String(excerpt.line);
       out.push(paint("dim", `  ${gutter} | `) + excerpt.text);
-      out.push(
-        paint("dim", `  ${" ".repeat(gutter.length)} | `) +
-          paint(f.severity === "error" ? "red" : "yellow", `${" ".repeat(excerpt.caret)}^`),
-      );
+      if (f.column !== undefined) {
+        const caret = `${" ".repeat(excerpt.caret)}^`;
+        out.push(
+          paint("dim", `  ${" ".repeat(gutter.length)} | `) +
+            paint(f.severity === "error" ? "red" : "yellow", caret),
+        );
+      }
     }
   }
   if (report.truncated) {

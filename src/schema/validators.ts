@@ -15,6 +15,7 @@ export interface Validators {
   license: ValidateFunction;
   licenseUser: ValidateFunction;
   document: ValidateFunction;
+  csvRow: ValidateFunction;
 }
 
 let compiled: Validators | null = null;
@@ -22,9 +23,10 @@ let compiled: Validators | null = null;
 /** The validators, compiled on the first call. */
 export function getValidators(): Validators {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  // strictRequired is an ajv lint (required names in anyOf branches), not a JSON Schema rule
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
   addFormats(ajv, ["email", "date", "date-time"]);
-  ajv.addSchema([schemas.licenseUser, schemas.license, schemas.user, schemas.document]);
+  ajv.addSchema([schemas.licenseUser, schemas.license, schemas.user, schemas.document, schemas.csvRow]);
   const get = (id: string): ValidateFunction => {
     const validate = ajv.getSchema(id);
     if (!validate) throw new Error(`schema ${id} is not loaded`);
@@ -35,6 +37,7 @@ export function getValidators(): Validators {
     license: get(schemas.license.$id),
     licenseUser: get(schemas.licenseUser.$id),
     document: get(schemas.document.$id),
+    csvRow: get(schemas.csvRow.$id),
   };
   return compiled;
 }

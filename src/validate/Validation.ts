@@ -1,5 +1,6 @@
 // The push-based core of a validation pass in one thread: bytes in, report out.
 
+import { CsvRecordReader } from "../csv/CsvRecordReader.js";
 import { JsonReader } from "../json/JsonReader.js";
 import type { Report } from "../report/Report.js";
 import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
@@ -9,13 +10,16 @@ import { ValidationCore } from "./ValidationCore.js";
 export class Validation {
   readonly #options: ReturnType<typeof normalizeValidateOptions>;
   readonly #core: ValidationCore;
-  readonly #reader: JsonReader;
+  readonly #reader: JsonReader | CsvRecordReader;
   #report: Report | null = null;
 
   constructor(options: ValidateOptions = {}) {
     this.#options = normalizeValidateOptions(options);
     this.#core = new ValidationCore(this.#options);
-    this.#reader = new JsonReader(this.#core.sink, this.#options);
+    this.#reader =
+      this.#options.format === "csv"
+        ? new CsvRecordReader(this.#core.sink, this.#options)
+        : new JsonReader(this.#core.sink, this.#options);
   }
 
   /** True once a fatal problem ended reading: later bytes are not looked at. */
@@ -41,5 +45,6 @@ export class Validation {
   /** Releases temporary files of an abandoned pass (end() does this itself). */
   dispose(): void {
     this.#core.dispose();
+    if (this.#reader instanceof CsvRecordReader) this.#reader.dispose();
   }
 }

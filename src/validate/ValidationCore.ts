@@ -58,7 +58,7 @@ export class ValidationCore {
     }
     return this.#collector.toReport({
       file: this.#options.file,
-      format: "json",
+      format: this.#options.format,
       stats: {
         bytes,
         records: this.#users + this.#licenses + this.#licenseUsers,

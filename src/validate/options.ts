@@ -1,7 +1,12 @@
 // Options of a validation pass, normalised once at the boundary.
 
+/** The two forms of the data file. */
+export type InputFormat = "json" | "csv";
+
 /** Options of `validate…()` and `readRecords()`. */
 export interface ValidateOptions {
+  /** The form of the input. Default: by the file's extension (`.csv` is CSV), else JSON. */
+  format?: InputFormat;
   /** The file name put in the report (validateFile uses the path). Default null. */
   file?: string | null;
   /** Errors (and, separately, warnings) to keep in the report; totals stay exact. Default 1000. */
@@ -24,6 +29,7 @@ export interface ValidateOptions {
 
 /** Options with every default applied. */
 export interface NormalizedValidateOptions {
+  format: InputFormat;
   file: string | null;
   maxErrors: number;
   strict: boolean;
@@ -35,7 +41,11 @@ export interface NormalizedValidateOptions {
 
 /** Applies defaults and rejects bad values with a RangeError or TypeError that says which and why. */
 export function normalizeValidateOptions(options: ValidateOptions = {}): NormalizedValidateOptions {
+  if (options.format !== undefined && options.format !== "json" && options.format !== "csv") {
+    throw new RangeError(`format must be "json" or "csv", got ${String(options.format)}`);
+  }
   return {
+    format: options.format ?? formatOf(options.file),
     file: options.file ?? null,
     maxErrors: wholeNumber("maxErrors", options.maxErrors, 1000, 0),
     strict: options.strict ?? false,
@@ -44,6 +54,11 @@ export function normalizeValidateOptions(options: ValidateOptions = {}): Normali
     onProgress: options.onProgress ?? null,
     parallel: options.parallel ?? "auto",
   };
+}
+
+/** CSV for a `.csv` name, JSON otherwise. */
+export function formatOf(name: string | null | undefined): InputFormat {
+  return name && /\.csv$/i.test(name) ? "csv" : "json";
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, min: number): number {

@@ -26,7 +26,9 @@ export async function validateStream(
 ): Promise<Report> {
   const normalized = normalizeValidateOptions(options);
   const bytes = asBytes(source);
-  if (normalized.parallel === true && parallelAvailable()) return validateParallel(bytes, normalized);
+  if (normalized.parallel === true && normalized.format === "json" && parallelAvailable()) {
+    return validateParallel(bytes, normalized);
+  }
   const validation = new Validation(options);
   try {
     for await (const chunk of bytes) {
@@ -51,10 +53,16 @@ export function validateWebStream(
 /** Validates the file at `path`; the report names it unless `options.file` says otherwise. I/O errors reject. */
 export async function validateFile(path: string, options: ValidateOptions = {}): Promise<Report> {
   const normalized = normalizeValidateOptions({ file: path, ...options });
-  let parallel = normalized.parallel === true;
-  if (normalized.parallel === "auto") parallel = (await stat(path)).size >= PARALLEL_FROM;
+  let parallel = normalized.parallel === true && normalized.format === "json";
+  if (normalized.parallel === "auto" && normalized.format === "json")
+    parallel = (await stat(path)).size >= PARALLEL_FROM;
   if (parallel && parallelAvailable()) return validateParallel(readChunks(path, READ_CHUNK), normalized);
-  return validateStream(readChunks(path, READ_CHUNK), { file: path, ...options, parallel: false });
+  return validateStream(readChunks(path, READ_CHUNK), {
+    file: path,
+    format: normalized.format,
+    ...options,
+    parallel: false,
+  });
 }
 
 /** Validates a whole document held in memory. */

@@ -1,0 +1,288 @@
+// CSV rows into the records the checks know: each user once (from the row where its email
+// first appears; later rows must agree), each license once (its columns may be given on any
+// of its rows, and must agree), and each license user. Users go out as they appear; licenses
+// and their users after the last row, license by license, as in the JSON document.
+
+import { FingerprintSet } from "../_internal/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
+import type { RecordSink } from "../json/RecordBuilder.js";
+import type { DataRecord } from "../model/DataRecord.js";
+import { showValue } from "../report/_describe.js";
+import type { Code } from "../report/catalog.js";
+import type { SourceLocation } from "../report/Finding.js";
+import type { FindingDetails } from "../report/ReportCollector.js";
+import { getValidators } from "../schema/validators.js";
+import { LicenseAssignments } from "./_LicenseAssignments.js";
+import { UserDefinitions } from "./_UserDefinitions.js";
+import type { CsvHeader, CsvRow, CsvSink } from "./CsvReader.js";
+import { CsvRecord } from "./CsvRecord.js";
+import { numberCell, rolesCell, unescapeFormula } from "./cells.js";
+import { type ColumnKey, LICENSE_COLUMNS, USER_COLUMNS } from "./columns.js";
+
+interface LicenseDefinition {
+  name: string;
+  index: number;
+  row: number;
+  loc: SourceLocation;
+  /** The first non-empty value of each license column, and the row that gave it. */
+  columns: Partial<
+    Record<(typeof LICENSE_COLUMNS)[number], { value: string; row: number; loc: SourceLocation }>
+  >;
+}
+
+const ROW_PROBLEMS: Readonly<Record<string, Code>> = {
+  anyOf: "csv.row.incomplete",
+  dependentRequired: "csv.row.user",
+};
+
+/** A CSV sink that assembles records; call `end()` after the reader's end. */
+export class CsvAssembler implements CsvSink {
+  readonly #sink: RecordSink;
+  readonly #users = new FingerprintSet();
+  readonly #definitions = new UserDefinitions();
+  readonly #licenses = new Map<string, LicenseDefinition>();
+  readonly #assignments = new LicenseAssignments();
+  readonly #rowSchema = getValidators().csvRow;
+  #header: CsvHeader | null = null;
+  #dialect = false;
+  #userFields: Record<string, string> = {};
+  #licenseFields: Record<string, string> = {};
+  #licenseUserFields: Record<string, string> = {};
+  #userCount = 0;
+
+  constructor(sink: RecordSink) {
+    this.#sink = sink;
+  }
+
+  header(header: CsvHeader): void {
+    this.#header = header;
+    this.#dialect = header.index.licenses !== undefined;
+    const name = (key: ColumnKey) =>
+      header.index[key] === undefined ? key : (header.names[header.index[key]] as string);
+    for (const key of ["email", ...USER_COLUMNS] as const) this.#userFields[key] = name(key);
+    this.#licenseFields = {
+      name: name(this.#dialect ? "licenses" : "licenseName"),
+      pricePerUser: name("pricePerUser"),
+      unassignedAmount: name("unassignedAmount"),
+    };
+    this.#licenseUserFields = { email: name("email"), licenseStatus: name("licenseStatus") };
+  }
+
+  finding(code: Code, details: FindingDetails): void {
+    this.#sink.finding(code, details);
+  }
+
+  row(row: CsvRow): void {
+    const header = this.#header as CsvHeader;
+    // the row as its non-empty cells by column: what csv-row.schema.json describes
+    const cells: Partial<Record<ColumnKey, string>> = {};
+    header.keys.forEach((key, i) => {
+      if (key === null) return;
+      const cell = unescapeFormula(row.cells[i] as string);
+      if (cell !== "") cells[key] = cell;
+    });
+    if (!this.#rowSchema(cells)) {
+      this.#rowProblems(row);
+      return;
+    }
+    const email = cells.email;
+    if (email !== undefined) this.#user(row, email, cells);
+    const names = this.#dialect
+      ? (cells.licenses ?? "")
+          .split(",")
+          .map((n) => n.trim())
+          .filter((n) => n !== "")
+      : cells.licenseName === undefined
+        ? []
+        : [cells.licenseName];
+    for (const name of names) {
+      const license = this.#license(row, name, cells);
+      if (email !== undefined) {
+        this.#assignments.add(license.index, {
+          email,
+          licenseStatus: this.#status(cells.licenseStatus ?? ""),
+          row: row.row,
+          line: row.loc.line,
+          offset: row.loc.offset,
+        });
+      }
+    }
+  }
+
+  /** After the last row: each license, then its users (unless reading stopped on a fatal problem). */
+  end(stopped: boolean): void {
+    try {
+      if (stopped) return;
+      for (const license of this.#licenses.values()) {
+        const value: Record<string, unknown> = { name: license.name };
+        const elsewhere: Record<string, { row: number; loc: SourceLocation }> = {};
+        for (const key of LICENSE_COLUMNS) {
+          const column = license.columns[key];
+          if (!column) continue;
+          value[key] = numberCell(column.value);
+          elsewhere[key] = { row: column.row, loc: column.loc };
+        }
+        const count = this.#assignments.count(license.index);
+        const origin = { row: license.row, loc: license.loc, fields: this.#licenseFields, elsewhere };
+        this.#emit(new CsvRecord("license", license.index, -1, value, origin, count));
+        let k = 0;
+        for (const a of this.#assignments.of(license.index)) {
+          const holder: Record<string, unknown> = { email: a.email };
+          if (a.licenseStatus !== "") holder.licenseStatus = a.licenseStatus;
+          const loc = { line: a.line, column: 1, offset: a.offset };
+          this.#emit(
+            new CsvRecord("licenseUser", k++, license.index, holder, {
+              row: a.row,
+              loc,
+              fields: this.#licenseUserFields,
+            }),
+          );
+        }
+      }
+    } finally {
+      this.dispose();
+    }
+  }
+
+  /** Deletes temporary files. */
+  dispose(): void {
+    this.#definitions.dispose();
+    this.#assignments.dispose();
+  }
+
+  #user(row: CsvRow, email: string, cells: Partial<Record<ColumnKey, string>>): void {
+    fingerprint(email, true);
+    const first = this.#users.add(lastFingerprint.h1, lastFingerprint.h2, this.#userCount);
+    const defined = [
+      email,
+      ...USER_COLUMNS.map((key) =>
+        key === "status" ? this.#status(cells.status ?? "") : (cells[key] ?? ""),
+      ),
+    ];
+    if (first < 0) {
+      const user = this.#userCount++;
+      this.#definitions.put(user, { row: row.row, line: row.loc.line, cells: defined });
+      const value: Record<string, unknown> = { email };
+      USER_COLUMNS.forEach((key, k) => {
+        const cell = defined[k + 1] as string;
+        if (cell === "") return;
+        if (key !== "roles") value[key] = cell;
+        else {
+          const roles = rolesCell(cell);
+          if (roles) value.roles = roles;
+          else
+            this.#rowFinding(
+              "csv.roles.format",
+              row,
+              this.#userFields.roles,
+              { value: showValue(cell) },
+              `/users/${user}/roles`,
+              cell,
+            );
+        }
+      });
+      this.#emit(
+        new CsvRecord("user", user, -1, value, { row: row.row, loc: row.loc, fields: this.#userFields }),
+      );
+      return;
+    }
+    // a later row of a known user: its non-empty user cells must agree with the first row
+    // (not the email: it is the key, matched case-insensitively, and the license user's own)
+    const definition = this.#definitions.get(first);
+    USER_COLUMNS.forEach((key, k) => {
+      const cell = defined[k + 1] as string;
+      const known = definition.cells[k + 1] as string;
+      if (cell === "" || cell === known) return;
+      this.#rowFinding(
+        "csv.user.conflict",
+        row,
+        this.#userFields[key],
+        {
+          field: key,
+          value: showValue(cell),
+          other: known === "" ? "empty" : showValue(known),
+          firstRow: definition.row,
+          firstLine: definition.line,
+        },
+        `/users/${first}/${key}`,
+        cell,
+      );
+    });
+  }
+
+  #license(row: CsvRow, name: string, cells: Partial<Record<ColumnKey, string>>): LicenseDefinition {
+    let license = this.#licenses.get(name);
+    if (!license) {
+      license = { name, index: this.#licenses.size, row: row.row, loc: row.loc, columns: {} };
+      this.#licenses.set(name, license);
+    }
+    for (const key of LICENSE_COLUMNS) {
+      const cell = cells[key];
+      if (cell === undefined) continue;
+      const known = license.columns[key];
+      if (!known) license.columns[key] = { value: cell, row: row.row, loc: row.loc };
+      else if (known.value !== cell) {
+        this.#rowFinding(
+          "csv.license.conflict",
+          row,
+          this.#licenseFields[key],
+          {
+            field: key,
+            value: showValue(cell),
+            other: showValue(known.value),
+            firstRow: known.row,
+            firstLine: known.loc.line,
+          },
+          `/licenses/${license.index}/${key}`,
+          cell,
+        );
+      }
+    }
+    return license;
+  }
+
+  /** The spreadsheet dialect writes statuses in any case. */
+  #status(cell: string): string {
+    if (!this.#dialect) return cell;
+    const lower = cell.toLowerCase();
+    return lower === "active" || lower === "deleted" || lower === "inactive" ? lower : cell;
+  }
+
+  #rowProblems(row: CsvRow): void {
+    const seen = new Set<string>();
+    for (const error of this.#rowSchema.errors ?? []) {
+      if (error.schemaPath.includes("/anyOf/")) continue;
+      const key = error.schemaPath.startsWith("#/dependentSchemas/")
+        ? error.schemaPath.split("/")[2]
+        : undefined;
+      const code: Code = key ? "csv.row.license" : (ROW_PROBLEMS[error.keyword] ?? "csv.row.incomplete");
+      const column = (key ?? (error.params as { property?: string }).property) as ColumnKey | undefined;
+      const field = column ? (this.#header?.names[this.#header.index[column] ?? -1] ?? column) : undefined;
+      if (seen.has(`${code} ${field}`)) continue;
+      seen.add(`${code} ${field}`);
+      this.#rowFinding(code, row, field, field ? { field } : {});
+    }
+  }
+
+  #rowFinding(
+    code: Code,
+    row: CsvRow,
+    field: string | undefined,
+    params: Record<string, string | number>,
+    pointer?: string,
+    value?: string,
+  ): void {
+    this.#sink.finding(code, {
+      location: row.loc,
+      row: row.row,
+      params,
+      ...(field !== undefined ? { field } : {}),
+      ...(pointer !== undefined ? { pointer } : {}),
+      ...(value !== undefined ? { value } : {}),
+    });
+  }
+
+  #emit(record: CsvRecord): void {
+    this.#sink.record(record as unknown as DataRecord);
+  }
+}

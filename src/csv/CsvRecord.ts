@@ -1,0 +1,59 @@
+// A record assembled from CSV rows: a user, a license or a license user, placed by row,
+// line and column name (its JSON pointer is where it would be in the JSON document).
+
+import { escapePointer } from "../_internal/pointer.js";
+import type { Place, ValuePath } from "../model/DataRecord.js";
+import type { SourceLocation } from "../report/Finding.js";
+
+/** Where a part of the record comes from: the row, and the header name of the column. */
+export interface CsvOrigin {
+  row: number;
+  loc: SourceLocation;
+  /** The header name of the column behind each property of the value. */
+  fields: Readonly<Record<string, string>>;
+  /** A property whose value came from another row (a license column first given later). */
+  elsewhere?: Readonly<Record<string, { row: number; loc: SourceLocation }>>;
+}
+
+/** A user, license or license user read from CSV. */
+export class CsvRecord {
+  constructor(
+    readonly kind: "user" | "license" | "licenseUser",
+    readonly index: number,
+    readonly licenseIndex: number,
+    readonly value: unknown,
+    readonly origin: CsvOrigin,
+    readonly userCount = 0,
+  ) {}
+
+  /** Every user is known before any license user is read back. */
+  readonly afterUsers = true;
+  /** A CSV id is text, never a number. */
+  readonly numericId = false;
+
+  get loc(): SourceLocation {
+    return this.origin.loc;
+  }
+
+  get row(): number {
+    return this.origin.row;
+  }
+
+  get pointer(): string {
+    if (this.kind === "user") return `/users/${this.index}`;
+    if (this.kind === "license") return `/licenses/${this.index}`;
+    return `/licenses/${this.licenseIndex}/users/${this.index}`;
+  }
+
+  place(path: ValuePath): Place {
+    let pointer = this.pointer;
+    for (const segment of path)
+      pointer += `/${typeof segment === "number" ? segment : escapePointer(segment)}`;
+    const key = typeof path[0] === "string" ? path[0] : undefined;
+    const from = (key !== undefined && this.origin.elsewhere?.[key]) || this.origin;
+    const place: Place = { pointer, location: from.loc, row: from.row };
+    const field = key === undefined ? undefined : this.origin.fields[key];
+    if (field !== undefined) place.field = field;
+    return place;
+  }
+}
