@@ -49,6 +49,9 @@ export class CsvAssembler implements CsvSink {
   #licenseFields: Record<string, string> = {};
   #licenseUserFields: Record<string, string> = {};
   #userCount = 0;
+  // the previous row's email and user: a user's rows usually come together
+  #lastEmail = "";
+  #lastUser = -1;
 
   constructor(sink: RecordSink) {
     this.#sink = sink;
@@ -73,40 +76,49 @@ export class CsvAssembler implements CsvSink {
   }
 
   row(row: CsvRow): void {
-    const header = this.#header as CsvHeader;
-    // the row as its non-empty cells by column: what csv-row.schema.json describes
-    const cells: Partial<Record<ColumnKey, string>> = {};
-    header.keys.forEach((key, i) => {
-      if (key === null) return;
-      const cell = unescapeFormula(row.cells[i] as string);
-      if (cell !== "") cells[key] = cell;
-    });
-    if (!this.#rowSchema(cells)) {
+    const email = this.#cell(row, "email");
+    const licenseCell = this.#cell(row, this.#dialect ? "licenses" : "licenseName");
+    const status = this.#cell(row, "licenseStatus");
+    // csv-row.schema.json, decided without building the row object; the schema names the problems
+    const ok =
+      (email !== "" || licenseCell !== "") &&
+      (status === "" || (email !== "" && licenseCell !== "")) &&
+      (licenseCell !== "" ||
+        (this.#cell(row, "pricePerUser") === "" && this.#cell(row, "unassignedAmount") === ""));
+    if (!ok) {
       this.#rowProblems(row);
       return;
     }
-    const email = cells.email;
-    if (email !== undefined) this.#user(row, email, cells);
+    if (email !== "") this.#user(row, email);
+    if (licenseCell === "") return;
     const names = this.#dialect
-      ? (cells.licenses ?? "")
+      ? licenseCell
           .split(",")
           .map((n) => n.trim())
           .filter((n) => n !== "")
-      : cells.licenseName === undefined
-        ? []
-        : [cells.licenseName];
+      : [licenseCell];
     for (const name of names) {
-      const license = this.#license(row, name, cells);
-      if (email !== undefined) {
-        this.#assignments.add(license.index, {
-          email,
-          licenseStatus: this.#status(cells.licenseStatus ?? ""),
-          row: row.row,
-          line: row.loc.line,
-          offset: row.loc.offset,
-        });
-      }
+      const license = this.#license(row, name);
+      if (email === "") continue;
+      this.#assignments.add(license.index, {
+        email,
+        licenseStatus: this.#status(status),
+        row: row.row,
+        line: row.loc.line,
+        offset: row.loc.offset,
+      });
     }
+  }
+
+  /** The row as csv-row.schema.json sees it: its non-empty cells by column. */
+  rowObject(row: CsvRow): Partial<Record<ColumnKey, string>> {
+    const object: Partial<Record<ColumnKey, string>> = {};
+    (this.#header as CsvHeader).keys.forEach((key, i) => {
+      if (key === null) return;
+      const cell = unescapeFormula(row.cells[i] as string);
+      if (cell !== "") object[key] = cell;
+    });
+    return object;
   }
 
   /** After the last row: each license, then its users (unless reading stopped on a fatal problem). */
@@ -150,22 +162,22 @@ export class CsvAssembler implements CsvSink {
     this.#assignments.dispose();
   }
 
-  #user(row: CsvRow, email: string, cells: Partial<Record<ColumnKey, string>>): void {
-    fingerprint(email, true);
-    const first = this.#users.add(lastFingerprint.h1, lastFingerprint.h2, this.#userCount);
-    const defined = [
-      email,
-      ...USER_COLUMNS.map((key) =>
-        key === "status" ? this.#status(cells.status ?? "") : (cells[key] ?? ""),
-      ),
-    ];
+  #user(row: CsvRow, email: string): void {
+    let first = this.#lastUser;
+    if (email !== this.#lastEmail) {
+      fingerprint(email, true);
+      first = this.#users.add(lastFingerprint.h1, lastFingerprint.h2, this.#userCount);
+      this.#lastEmail = email;
+      this.#lastUser = first < 0 ? this.#userCount : first;
+    }
     if (first < 0) {
       const user = this.#userCount++;
-      this.#definitions.put(user, { row: row.row, line: row.loc.line, cells: defined });
+      const defined = [email];
       const value: Record<string, unknown> = { email };
-      USER_COLUMNS.forEach((key, k) => {
-        const cell = defined[k + 1] as string;
-        if (cell === "") return;
+      for (const key of USER_COLUMNS) {
+        const cell = key === "status" ? this.#status(this.#cell(row, key)) : this.#cell(row, key);
+        defined.push(cell);
+        if (cell === "") continue;
         if (key !== "roles") value[key] = cell;
         else {
           const roles = rolesCell(cell);
@@ -180,7 +192,8 @@ export class CsvAssembler implements CsvSink {
               cell,
             );
         }
-      });
+      }
+      this.#definitions.put(user, row.row, row.loc.line, defined);
       this.#emit(
         new CsvRecord("user", user, -1, value, { row: row.row, loc: row.loc, fields: this.#userFields }),
       );
@@ -190,7 +203,7 @@ export class CsvAssembler implements CsvSink {
     // (not the email: it is the key, matched case-insensitively, and the license user's own)
     const definition = this.#definitions.get(first);
     USER_COLUMNS.forEach((key, k) => {
-      const cell = defined[k + 1] as string;
+      const cell = key === "status" ? this.#status(this.#cell(row, key)) : this.#cell(row, key);
       const known = definition.cells[k + 1] as string;
       if (cell === "" || cell === known) return;
       this.#rowFinding(
@@ -210,15 +223,23 @@ export class CsvAssembler implements CsvSink {
     });
   }
 
-  #license(row: CsvRow, name: string, cells: Partial<Record<ColumnKey, string>>): LicenseDefinition {
+  /** The cell of `key` in `row` ("" when the header has no such column), formula escape undone. */
+  #cell(row: CsvRow, key: ColumnKey): string {
+    const i = (this.#header as CsvHeader).index[key];
+    if (i === undefined) return "";
+    const cell = row.cells[i] as string;
+    return cell.charCodeAt(0) === 0x27 ? unescapeFormula(cell) : cell;
+  }
+
+  #license(row: CsvRow, name: string): LicenseDefinition {
     let license = this.#licenses.get(name);
     if (!license) {
       license = { name, index: this.#licenses.size, row: row.row, loc: row.loc, columns: {} };
       this.#licenses.set(name, license);
     }
     for (const key of LICENSE_COLUMNS) {
-      const cell = cells[key];
-      if (cell === undefined) continue;
+      const cell = this.#cell(row, key);
+      if (cell === "") continue;
       const known = license.columns[key];
       if (!known) license.columns[key] = { value: cell, row: row.row, loc: row.loc };
       else if (known.value !== cell) {
@@ -250,6 +271,7 @@ export class CsvAssembler implements CsvSink {
 
   #rowProblems(row: CsvRow): void {
     const seen = new Set<string>();
+    this.#rowSchema(this.rowObject(row));
     for (const error of this.#rowSchema.errors ?? []) {
       if (error.schemaPath.includes("/anyOf/")) continue;
       const key = error.schemaPath.startsWith("#/dependentSchemas/")

@@ -220,7 +220,9 @@ export class CsvReader {
       this.#sink.finding("csv.header.missing", {
         location: loc,
         row: 0,
-        ...(looksLikeData ? { hint: `the first row looks like data: add a header row, e.g. ${CANONICAL_HINT}` } : {}),
+        ...(looksLikeData
+          ? { hint: `the first row looks like data: add a header row, e.g. ${CANONICAL_HINT}` }
+          : {}),
       });
       return;
     }

@@ -1,11 +1,8 @@
 // Who holds which license, as the rows say it, kept per license so that each license's users
-// can be read back together, in row order, after the last row. In memory up to a budget; past
-// it, the licenses holding the most are moved to temporary files, one per license.
+// can be read back together, in row order, after the last row. Binary records, one ByteLog per
+// license; past a memory budget the license holding the most goes to a temporary file.
 
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { readLines } from "../_internal/readLines.js";
+import { ByteLog, writeText } from "../_internal/ByteLog.js";
 
 /** One license user as its row gives it. */
 export interface Assignment {
@@ -19,83 +16,67 @@ export interface Assignment {
 /** Assignments grouped by license index. */
 export class LicenseAssignments {
   readonly #budget: number;
-  readonly #memory: string[][] = [];
-  readonly #onDisk: number[] = [];
-  #memoryChars = 0;
-  #dir: string | null = null;
+  readonly #logs: ByteLog[] = [];
+  readonly #counts: number[] = [];
+  #memoryBytes = 0;
 
-  /** `budget`: characters of assignments kept in memory before some go to temporary files. */
-  constructor(budget = 24 * 1024 * 1024) {
+  /** `budget`: bytes of assignments kept in memory before some go to temporary files. */
+  constructor(budget = 32 * 1024 * 1024) {
     this.#budget = budget;
   }
 
   add(license: number, a: Assignment): void {
-    const text = encode(a);
-    let list = this.#memory[license];
-    if (!list) {
-      list = [];
-      this.#memory[license] = list;
-      this.#onDisk[license] = 0;
+    let log = this.#logs[license];
+    if (!log) {
+      log = new ByteLog();
+      this.#logs[license] = log;
+      this.#counts[license] = 0;
     }
-    list.push(text);
-    this.#memoryChars += text.length;
-    if (this.#memoryChars > this.#budget) this.#spillLargest();
+    const before = log.memoryBytes;
+    const { page, at } = log.reserve(18 + (a.licenseStatus.length + a.email.length) * 3);
+    page.writeUInt32LE(a.row, at);
+    page.writeUInt32LE(a.line, at + 4);
+    page.writeDoubleLE(a.offset, at + 8);
+    const s = writeText(page, at + 18, a.licenseStatus);
+    page.writeUInt16LE(s, at + 16);
+    const e = writeText(page, at + 18 + s, a.email);
+    log.commit(18 + s + e);
+    this.#counts[license] = (this.#counts[license] as number) + 1;
+    this.#memoryBytes += log.memoryBytes - before;
+    if (this.#memoryBytes > this.#budget) this.#spillLargest();
   }
 
   /** How many users hold `license`. */
   count(license: number): number {
-    return (this.#onDisk[license] ?? 0) + (this.#memory[license]?.length ?? 0);
+    return this.#counts[license] ?? 0;
   }
 
   /** The users of `license`, in row order. */
   *of(license: number): Generator<Assignment> {
-    if ((this.#onDisk[license] ?? 0) > 0)
-      for (const line of readLines(this.#file(license))) yield decode(line);
-    for (const text of this.#memory[license] ?? []) yield decode(text);
+    for (const { page, at, length } of this.#logs[license]?.records() ?? []) {
+      const s = page.readUInt16LE(at + 16);
+      yield {
+        row: page.readUInt32LE(at),
+        line: page.readUInt32LE(at + 4),
+        offset: page.readDoubleLE(at + 8),
+        licenseStatus: s === 0 ? "" : page.toString("utf8", at + 18, at + 18 + s),
+        email: page.toString("utf8", at + 18 + s, at + length),
+      };
+    }
   }
 
   /** Deletes the temporary files. */
   dispose(): void {
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
-    this.#dir = null;
+    for (const log of this.#logs) log?.dispose();
   }
 
   #spillLargest(): void {
-    let largest = 0;
-    for (let l = 1; l < this.#memory.length; l++) {
-      if ((this.#memory[l]?.length ?? 0) > (this.#memory[largest]?.length ?? 0)) largest = l;
-    }
-    const list = this.#memory[largest] ?? [];
-    this.#dir ??= mkdtempSync(join(tmpdir(), "syncfile-licenses-"));
-    appendFileSync(this.#file(largest), `${list.join("\n")}\n`);
-    this.#onDisk[largest] = (this.#onDisk[largest] ?? 0) + list.length;
-    for (const text of list) this.#memoryChars -= text.length;
-    this.#memory[largest] = [];
+    let largest: ByteLog | undefined;
+    for (const log of this.#logs)
+      if (log && (!largest || log.memoryBytes > largest.memoryBytes)) largest = log;
+    if (!largest) return;
+    const before = largest.memoryBytes;
+    largest.spill();
+    this.#memoryBytes -= before - largest.memoryBytes;
   }
-
-  #file(license: number): string {
-    return join(this.#dir as string, `license-${license}`);
-  }
-}
-
-/** Tab-separated, the email last; JSON when a cell holds a tab or a line break (malformed data). */
-function encode(a: Assignment): string {
-  return /[\t\n\r]/.test(a.email) || /[\t\n\r]/.test(a.licenseStatus)
-    ? `J${JSON.stringify(a)}`
-    : `${a.row}\t${a.line}\t${a.offset}\t${a.licenseStatus}\t${a.email}`;
-}
-
-function decode(text: string): Assignment {
-  if (text.charCodeAt(0) === 0x4a) return JSON.parse(text.slice(1)) as Assignment;
-  const a = text.indexOf("\t");
-  const b = text.indexOf("\t", a + 1);
-  const c = text.indexOf("\t", b + 1);
-  const d = text.indexOf("\t", c + 1);
-  return {
-    row: Number(text.slice(0, a)),
-    line: Number(text.slice(a + 1, b)),
-    offset: Number(text.slice(b + 1, c)),
-    licenseStatus: text.slice(c + 1, d),
-    email: text.slice(d + 1),
-  };
 }

@@ -1,10 +1,8 @@
-// The row that first defines each user, to compare the user's later rows with: kept in
-// memory up to a budget, then on disk; the last one read is cached (a user's rows are
-// usually next to each other).
+// The row that first defines each user, to compare the user's later rows with. Binary records
+// in a ByteLog (on disk past a budget); an offset kept for every 64th user only, since users
+// are stored in order; the last one read is cached (a user's rows are usually together).
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { ByteLog, writeText } from "../_internal/ByteLog.js";
 
 /** A user's first row: where it is, and its user cells (email first, then USER_COLUMNS). */
 export interface UserDefinition {
@@ -13,91 +11,67 @@ export interface UserDefinition {
   cells: string[];
 }
 
-const PAGE = 1 << 14;
+const STRIDE = 64;
 
 /** Definitions by user number (0, 1, 2, … in the order users first appear). */
 export class UserDefinitions {
   readonly #budget: number;
-  readonly #memory: string[] = [];
-  #memoryBytes = 0;
-  // on disk: offset and length of each definition past the in-memory ones
-  readonly #offsets: Float64Array[] = [];
-  readonly #lengths: Uint32Array[] = [];
-  #dir: string | null = null;
-  #fd = -1;
-  #fileBytes = 0;
-  #buffered: string[] = [];
-  #bufferedBytes = 0;
+  readonly #log = new ByteLog();
+  readonly #every: number[] = []; // offset of users 0, 64, 128, …
+  #count = 0;
   #lastUser = -1;
   #last: UserDefinition | null = null;
 
-  /** `budget`: bytes of definitions kept in memory before the rest goes to a temporary file. */
+  /** `budget`: bytes of definitions kept in memory before older ones go to a temporary file. */
   constructor(budget = 32 * 1024 * 1024) {
     this.#budget = budget;
   }
 
-  /** Stores the definition of `user`, the next user number. */
-  put(user: number, definition: UserDefinition): void {
+  /** Stores the definition of the next user (numbers are given in order from 0). */
+  put(user: number, row: number, line: number, cells: readonly string[]): void {
+    if (user !== this.#count) throw new Error("UserDefinitions: users must be stored in order");
+    let max = 8;
+    for (const cell of cells) max += 4 + cell.length * 3;
+    const { page, at } = this.#log.reserve(max);
+    page.writeUInt32LE(row, at);
+    page.writeUInt32LE(line, at + 4);
+    let p = at + 8;
+    for (const cell of cells) {
+      const n = writeText(page, p + 4, cell);
+      page.writeUInt32LE(n, p);
+      p += 4 + n;
+    }
+    const offset = this.#log.commit(p - at);
+    if (user % STRIDE === 0) this.#every.push(offset);
+    this.#count++;
     this.#lastUser = user;
-    this.#last = definition;
-    const text = JSON.stringify([definition.row, definition.line, ...definition.cells]);
-    if (this.#fd === -1 && this.#memoryBytes + text.length * 2 <= this.#budget) {
-      this.#memory[user] = text;
-      this.#memoryBytes += text.length * 2;
-      return;
-    }
-    const k = user - this.#memory.length;
-    const page = k >> 14;
-    if (page === this.#offsets.length) {
-      this.#offsets.push(new Float64Array(PAGE));
-      this.#lengths.push(new Uint32Array(PAGE));
-    }
-    const bytes = Buffer.byteLength(text);
-    (this.#offsets[page] as Float64Array)[k & (PAGE - 1)] = this.#fileBytes + this.#bufferedBytes;
-    (this.#lengths[page] as Uint32Array)[k & (PAGE - 1)] = bytes;
-    this.#buffered.push(text);
-    this.#bufferedBytes += bytes;
-    if (this.#bufferedBytes >= 1 << 20) this.#flush();
+    this.#last = { row, line, cells: [...cells] };
+    if (this.#log.memoryBytes > this.#budget) this.#log.spill();
   }
 
   /** The definition of `user`. */
   get(user: number): UserDefinition {
     if (user === this.#lastUser && this.#last) return this.#last;
-    const text =
-      user < this.#memory.length ? (this.#memory[user] as string) : this.#read(user - this.#memory.length);
-    const [row, line, ...cells] = JSON.parse(text) as [number, number, ...string[]];
+    let offset = this.#every[Math.floor(user / STRIDE)] as number;
+    let view = this.#log.read(offset);
+    for (let k = user % STRIDE; k > 0; k--) {
+      offset = this.#log.next(offset, view.length);
+      view = this.#log.read(offset);
+    }
+    const { page, at, length } = view;
+    const cells: string[] = [];
+    for (let p = at + 8; p < at + length; ) {
+      const n = page.readUInt32LE(p);
+      cells.push(page.toString("utf8", p + 4, p + 4 + n));
+      p += 4 + n;
+    }
     this.#lastUser = user;
-    this.#last = { row, line, cells };
+    this.#last = { row: page.readUInt32LE(at), line: page.readUInt32LE(at + 4), cells };
     return this.#last;
   }
 
   /** Deletes the temporary file. */
   dispose(): void {
-    if (this.#fd !== -1) closeSync(this.#fd);
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
-    this.#fd = -1;
-    this.#dir = null;
-  }
-
-  #read(k: number): string {
-    const offset = (this.#offsets[k >> 14] as Float64Array)[k & (PAGE - 1)] as number;
-    const length = (this.#lengths[k >> 14] as Uint32Array)[k & (PAGE - 1)] as number;
-    if (offset >= this.#fileBytes) this.#flush();
-    const buffer = Buffer.allocUnsafe(length);
-    readSync(this.#fd, buffer, 0, length, offset);
-    return buffer.toString("utf8");
-  }
-
-  #flush(): void {
-    if (this.#buffered.length === 0) return;
-    if (this.#fd === -1) {
-      this.#dir = mkdtempSync(join(tmpdir(), "syncfile-users-"));
-      this.#fd = openSync(join(this.#dir, "definitions"), "w+");
-    }
-    const data = this.#buffered.join("");
-    writeSync(this.#fd, data, this.#fileBytes);
-    this.#fileBytes += this.#bufferedBytes;
-    this.#buffered = [];
-    this.#bufferedBytes = 0;
+    this.#log.dispose();
   }
 }

@@ -1,0 +1,183 @@
+// An append-only log of binary records in Buffer pages: no JavaScript object per record (so
+// millions of them cost the garbage collector nothing), read back in order or by offset. Past
+// a memory budget the owner calls spill(): whole pages move to a temporary file.
+
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const MIN_PAGE = 4096;
+const MAX_PAGE = 1 << 20;
+
+/**
+ * Writes `text` as UTF-8 into `page` at `at`; returns the bytes written. ASCII text is copied
+ * byte by byte (a native call per short string costs more than the copy).
+ */
+export function writeText(page: Buffer, at: number, text: string): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return page.write(text, at, "utf8");
+    page[at + i] = c;
+  }
+  return n;
+}
+
+/** Where to write a reserved record: bytes `page[at, at + max)`. */
+export interface Reservation {
+  page: Buffer;
+  at: number;
+}
+
+/** One record read back: its bytes are `page[at, at + length)`, valid until the next read. */
+export interface RecordView {
+  page: Buffer;
+  at: number;
+  length: number;
+}
+
+/**
+ * Records of bytes, each stored after its length (u32 LE). Offsets are global and gapless: a
+ * page starts where the previous page's records end, so the spilled file is one run of records.
+ */
+export class ByteLog {
+  #pages: Buffer[] = [];
+  #starts: number[] = [];
+  #used: number[] = [];
+  #spilled = 0; // bytes [0, spilled) are in the file
+  #dir: string | null = null;
+  #fd = -1;
+  #reserved = 0;
+
+  /** Bytes of records held in memory. */
+  get memoryBytes(): number {
+    return this.#end() - this.#spilled;
+  }
+
+  /** Bytes of records in all. */
+  get size(): number {
+    return this.#end();
+  }
+
+  /** Reserves room for a record of at most `max` bytes; write it, then `commit`. */
+  reserve(max: number): Reservation {
+    const k = this.#pages.length - 1;
+    let page = this.#pages[k];
+    if (!page || page.length - (this.#used[k] as number) < max + 4) {
+      const size = Math.max(max + 4, Math.min(MAX_PAGE, Math.max(MIN_PAGE, (page?.length ?? 0) * 2)));
+      page = Buffer.allocUnsafeSlow(size);
+      this.#starts.push(this.#end());
+      this.#pages.push(page);
+      this.#used.push(0);
+    }
+    this.#reserved = max;
+    return { page, at: (this.#used[this.#used.length - 1] as number) + 4 };
+  }
+
+  /** Ends the reserved record, `length` bytes long; returns its offset. */
+  commit(length: number): number {
+    if (length > this.#reserved) throw new Error("ByteLog: a record longer than reserved");
+    const k = this.#pages.length - 1;
+    const used = this.#used[k] as number;
+    (this.#pages[k] as Buffer).writeUInt32LE(length, used);
+    this.#used[k] = used + 4 + length;
+    this.#reserved = 0;
+    return (this.#starts[k] as number) + used;
+  }
+
+  /** The record at `offset`. */
+  read(offset: number): RecordView {
+    if (offset < this.#spilled) {
+      const head = Buffer.allocUnsafe(4);
+      readSync(this.#fd, head, 0, 4, offset);
+      const length = head.readUInt32LE(0);
+      const page = Buffer.allocUnsafe(length);
+      readSync(this.#fd, page, 0, length, offset + 4);
+      return { page, at: 0, length };
+    }
+    let lo = 0;
+    let hi = this.#starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.#starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const page = this.#pages[lo] as Buffer;
+    const at = offset - (this.#starts[lo] as number);
+    return { page, at: at + 4, length: page.readUInt32LE(at) };
+  }
+
+  /** The record after the one at `offset` (records are gapless). */
+  next(offset: number, length: number): number {
+    return offset + 4 + length;
+  }
+
+  /** Every record, in the order appended. */
+  *records(): Generator<RecordView> {
+    if (this.#spilled > 0) yield* this.#fileRecords();
+    for (let k = 0; k < this.#pages.length; k++) {
+      const page = this.#pages[k] as Buffer;
+      const used = this.#used[k] as number;
+      for (let at = 0; at < used; ) {
+        const length = page.readUInt32LE(at);
+        yield { page, at: at + 4, length };
+        at += 4 + length;
+      }
+    }
+  }
+
+  /** Moves every page but the one being filled to the temporary file. */
+  spill(): void {
+    const last = this.#pages.length - 1;
+    if (last <= 0) return;
+    if (this.#fd === -1) {
+      this.#dir = mkdtempSync(join(tmpdir(), "syncfile-log-"));
+      this.#fd = openSync(join(this.#dir, "log"), "w+");
+    }
+    for (let k = 0; k < last; k++) {
+      writeSync(this.#fd, this.#pages[k] as Buffer, 0, this.#used[k] as number, this.#starts[k] as number);
+    }
+    this.#spilled = this.#starts[last] as number;
+    this.#pages = this.#pages.slice(last);
+    this.#starts = this.#starts.slice(last);
+    this.#used = this.#used.slice(last);
+  }
+
+  /** Deletes the temporary file. */
+  dispose(): void {
+    if (this.#fd !== -1) closeSync(this.#fd);
+    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
+    this.#fd = -1;
+    this.#dir = null;
+  }
+
+  #end(): number {
+    const k = this.#pages.length - 1;
+    return k < 0 ? this.#spilled : (this.#starts[k] as number) + (this.#used[k] as number);
+  }
+
+  /** The records in the file, read in large blocks. */
+  *#fileRecords(): Generator<RecordView> {
+    let block = Buffer.allocUnsafe(MAX_PAGE);
+    let blockStart = 0;
+    let blockLength = 0;
+    let offset = 0;
+    while (offset < this.#spilled) {
+      let at = offset - blockStart;
+      if (at + 4 > blockLength || at + 4 + block.readUInt32LE(at) > blockLength) {
+        // refill from this record on (a record longer than the block gets a block of its own size)
+        blockStart = offset;
+        blockLength = readSync(this.#fd, block, 0, Math.min(block.length, this.#spilled - offset), offset);
+        const length = block.readUInt32LE(0);
+        if (length + 4 > block.length) {
+          block = Buffer.allocUnsafe(length + 4);
+          blockLength = readSync(this.#fd, block, 0, length + 4, offset);
+        }
+        at = 0;
+      }
+      const length = block.readUInt32LE(at);
+      yield { page: block, at: at + 4, length };
+      offset += 4 + length;
+    }
+  }
+}
