@@ -2,6 +2,16 @@
 
 export type { Check, CheckContext, FindingSpec } from "./checks/Check.js";
 export { defaultChecks } from "./checks/defaultChecks.js";
+export {
+  type ConvertOptions,
+  convertFile,
+  convertStream,
+  normalize,
+  type PipeOptions,
+  pipeDocument,
+} from "./convert/convert.js";
+export { CsvWriter, type CsvWriterOptions } from "./csv/CsvWriter.js";
+export { JsonWriter } from "./json/JsonWriter.js";
 export { type RecordEvent, type RecordSource, readRecords } from "./json/readRecords.js";
 export type {
   DataRecord,
@@ -12,12 +22,23 @@ export type {
   UserRecord,
   ValuePath,
 } from "./model/DataRecord.js";
+export type { DocumentWriter, TextOut } from "./model/DocumentWriter.js";
+export { deriveLicenseStatus, type LicenseStatus } from "./model/deriveLicenseStatus.js";
+export { currencyOf, type MoneyOptions, PriceConverter, type RateTable } from "./model/money.js";
+export {
+  type NormalizedLicense,
+  type NormalizedLicenseUser,
+  type NormalizedUser,
+  normalizeLicense,
+  normalizeLicenseUser,
+  normalizeUser,
+} from "./model/normalize.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
 export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
 export { formatGithub } from "./report/formatGithub.js";
 export { formatJson } from "./report/formatJson.js";
 export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from "./report/formatText.js";
-export type { Report, ReportStats } from "./report/Report.js";
+export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
 export { readExcerpts } from "./report/readExcerpts.js";
 export { knownProperties, schemas } from "./schema/schemas.js";
 export type { ValidateOptions } from "./validate/options.js";

@@ -79,7 +79,10 @@ const EXPECTED: Record<string, Expected> = {
 };
 
 // what each invalid CSV fixture must report: code, row, line, column name
-const EXPECTED_CSV: Record<string, [code: string, row: number | undefined, line: number, field: string | undefined][]> = {
+const EXPECTED_CSV: Record<
+  string,
+  [code: string, row: number | undefined, line: number, field: string | undefined][]
+> = {
   "csv.empty": [["csv.empty", 0, 1, undefined]],
   "csv.encoding": [["csv.encoding", 1, 2, "firstName"]],
   "csv.quote": [["csv.quote", 1, 2, "firstName"]],
@@ -120,16 +123,19 @@ describe("invalid fixtures", () => {
     expect(report.valid).toBe(catalog[name as keyof typeof catalog].severity === "warning");
   });
 
-  it.each(invalidCsv)("%s.csv reports exactly its findings, each with row, line and column name", async (name) => {
-    const report = await validateFile(fixture(`invalid/${name}.csv`), OPTIONS[name] ?? {});
-    expect(report.format).toBe("csv");
-    expect(report.findings.map((f) => [f.code, f.row, f.line, f.field])).toEqual(EXPECTED_CSV[name]);
-    for (const finding of report.findings) {
-      expectRendered(finding);
-      expect(finding.column).toBeUndefined();
-      expect(finding.offset).toBeGreaterThanOrEqual(0);
-    }
-  });
+  it.each(invalidCsv)(
+    "%s.csv reports exactly its findings, each with row, line and column name",
+    async (name) => {
+      const report = await validateFile(fixture(`invalid/${name}.csv`), OPTIONS[name] ?? {});
+      expect(report.format).toBe("csv");
+      expect(report.findings.map((f) => [f.code, f.row, f.line, f.field])).toEqual(EXPECTED_CSV[name]);
+      for (const finding of report.findings) {
+        expectRendered(finding);
+        expect(finding.column).toBeUndefined();
+        expect(finding.offset).toBeGreaterThanOrEqual(0);
+      }
+    },
+  );
 
   it("has one fixture per catalog code, named after it, and no other", () => {
     expect([...invalid, ...invalidCsv].sort()).toEqual(Object.keys(catalog).sort());
@@ -137,7 +143,9 @@ describe("invalid fixtures", () => {
 
   it("emits exactly the catalog's codes across all fixtures", () => {
     const emitted = new Set(
-      [...Object.values(EXPECTED), ...Object.values(EXPECTED_CSV)].flatMap((list) => list.map(([code]) => code)),
+      [...Object.values(EXPECTED), ...Object.values(EXPECTED_CSV)].flatMap((list) =>
+        list.map(([code]) => code),
+      ),
     );
     expect([...emitted].sort()).toEqual(Object.keys(catalog).sort());
   });

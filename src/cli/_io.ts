@@ -1,4 +1,6 @@
-// Small I/O helpers shared by commands: readable error messages, colour detection.
+// Small I/O helpers shared by commands: readable error messages, colour detection, sizes.
+
+import { statSync } from "node:fs";
 
 /** "no such file or directory" for ENOENT, and so on; the message itself otherwise. */
 export function describeIoError(error: unknown): string {
@@ -29,4 +31,13 @@ export function parseWholeNumber(flag: string, text: string, min: number): numbe
     throw new Error(`${flag} takes a whole number of at least ${min}, not "${text}"`);
   }
   return Number(text);
+}
+
+/** The size of `file` in bytes, or null when it cannot be read (the command reports that itself). */
+export function sizeOf(file: string): number | null {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
 }

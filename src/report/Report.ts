@@ -14,6 +14,21 @@ export interface ReportStats {
   durationMs: number;
 }
 
+/** What a conversion wrote (convert reports only). */
+export interface ReportOutput {
+  /** The output file, or null for a stream (standard output). */
+  file: string | null;
+  format: "json" | "csv";
+  /** False when the input had errors and writing was not forced: nothing was written. */
+  written: boolean;
+  /** True when the records were written in their sync-ready form. */
+  normalized: boolean;
+  /** Currency of the prices written (normalised output only). */
+  currency?: string;
+  /** CSV cells written with a leading apostrophe so that spreadsheets do not run them. */
+  formulasEscaped: number;
+}
+
 /** The result of validating one data file. `reportVersion` changes only with incompatible changes. */
 export interface Report {
   reportVersion: 1;
@@ -31,4 +46,6 @@ export interface Report {
   suppressed: number;
   /** The findings kept, in source order. */
   findings: Finding[];
+  /** What was written, when the report is of a conversion. */
+  output?: ReportOutput;
 }

@@ -70,6 +70,7 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
     }
   }
   out.push(summary(report, file, paint));
+  if (report.output) out.push(outputLine(report.output, report.valid, paint));
   return `${out.join("\n")}\n`;
 }
 
@@ -84,6 +85,27 @@ function summary(
   const counts = `${plural(error, "error")}, ${plural(warning, "warning")}`;
   const records = `${plural(s.users, "user")}, ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}`;
   return `${paint("bold", file)}: ${verdict} — ${counts} (${records}; ${formatBytes(s.bytes)} in ${s.durationMs} ms)`;
+}
+
+function outputLine(
+  output: NonNullable<Report["output"]>,
+  valid: boolean,
+  paint: (style: keyof typeof STYLES, s: string) => string,
+): string {
+  const to = output.file ?? "stdout";
+  if (!output.written) {
+    return paint(
+      "red",
+      `not written to ${to}: the input has errors (fix them, or add --force to write anyway)`,
+    );
+  }
+  const details = [
+    output.format.toUpperCase(),
+    output.normalized ? `normalised${output.currency ? `, prices in ${output.currency}` : ""}` : null,
+    output.formulasEscaped > 0 ? `${plural(output.formulasEscaped, "formula cell")} escaped` : null,
+    valid ? null : "written despite errors (--force)",
+  ].filter((d) => d !== null);
+  return `wrote ${paint("bold", to)} (${details.join("; ")})`;
 }
 
 function plural(n: number, word: string): string {

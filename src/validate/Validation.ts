@@ -2,6 +2,7 @@
 
 import { CsvRecordReader } from "../csv/CsvRecordReader.js";
 import { JsonReader } from "../json/JsonReader.js";
+import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
 import { ValidationCore } from "./ValidationCore.js";
@@ -13,9 +14,10 @@ export class Validation {
   readonly #reader: JsonReader | CsvRecordReader;
   #report: Report | null = null;
 
-  constructor(options: ValidateOptions = {}) {
+  /** `tap`: also receives each record, after the checks (what the converter writes). */
+  constructor(options: ValidateOptions = {}, tap: ((record: DataRecord) => void) | null = null) {
     this.#options = normalizeValidateOptions(options);
-    this.#core = new ValidationCore(this.#options);
+    this.#core = new ValidationCore(this.#options, tap);
     this.#reader =
       this.#options.format === "csv"
         ? new CsvRecordReader(this.#core.sink, this.#options)

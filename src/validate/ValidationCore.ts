@@ -25,8 +25,12 @@ export class ValidationCore {
   /** Where the reader sends records and its own findings. */
   readonly sink: RecordSink;
 
-  constructor(options: NormalizedValidateOptions) {
+  readonly #tap: ((record: DataRecord) => void) | null;
+
+  /** `tap`: also receives each record, after the checks (the converter's writer). */
+  constructor(options: NormalizedValidateOptions, tap: ((record: DataRecord) => void) | null = null) {
     this.#options = options;
+    this.#tap = tap;
     this.#checks = defaultChecks();
     const collector = new ReportCollector(options);
     this.#collector = collector;
@@ -81,5 +85,6 @@ export class ValidationCore {
     else this.#licenseUsers++;
     this.#recordErrorsBase = this.#collector.errorCount;
     for (const check of this.#checks) check.record?.(record, this.#context);
+    this.#tap?.(record);
   }
 }

@@ -1,0 +1,138 @@
+// `syncfile convert IN OUT`: validate and write the data file as JSON or CSV, normalised on
+// request; nothing is written when the input has errors, unless forced.
+
+import { readFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import { convertFile, convertStream } from "../convert/convert.js";
+import type { RateTable } from "../model/money.js";
+import type { Report } from "../report/Report.js";
+import { describeIoError, sizeOf } from "./_io.js";
+import { Progress } from "./_progress.js";
+import { addReportOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
+import { EXIT } from "./exitCodes.js";
+import { UsageError } from "./UsageError.js";
+
+interface ConvertFlags extends ReportFlags {
+  to?: "json" | "csv";
+  normalize?: boolean;
+  force?: boolean;
+  escapeFormulas: boolean;
+  displayCurrency?: string;
+  sourceCurrency?: string;
+  rates?: string;
+}
+
+/** The `convert` command; its exit code goes to `result.code`. */
+export function convertCommand(result: { code: number }): Command {
+  const command = new Command("convert")
+    .description("convert a data file between CSV and JSON (validating it on the way), optionally normalised")
+    .argument("<input>", "the data file to read (JSON, or CSV by extension); - reads standard input")
+    .argument("<output>", "the file to write (JSON or CSV by extension); - writes standard output")
+    .addOption(
+      new Option("--to <format>", "output format (default: by the output's extension)").choices([
+        "json",
+        "csv",
+      ]),
+    )
+    .option(
+      "--normalize",
+      "write the sync-ready form: license statuses derived, prices converted, dates as YYYY-MM-DD",
+    )
+    .option("--display-currency <code>", "with --normalize: the currency prices are shown in (ISO 4217)")
+    .option("--source-currency <code>", "with --normalize: the currency of the file's cents (default USD)")
+    .option("--rates <file>", 'with --display-currency: a JSON file of rates, {"EUR": "0.92"}')
+    .option("--force", "write even when the input has errors")
+    .option("--no-escape-formulas", "write CSV cells starting with = + - @ tab CR as they are");
+  return addReportOptions(command)
+    .addHelpText(
+      "after",
+      `
+The output is written to a temporary file first and takes its name only when the input
+is valid (or with --force): a refused or interrupted conversion leaves no output file.
+Without --to, the output format follows the output's extension; for - or another
+extension it is the other format than the input's. The report goes to stdout, or to
+stderr when the output is stdout.
+
+Exit codes: 0 written, input valid; 1 input invalid (written only with --force);
+2 usage error; 3 input unreadable or output unwritable.
+
+Examples:
+  $ syncfile convert hr-export.csv users.json
+  $ syncfile convert users.json users.csv
+  $ syncfile convert users.json sync-ready.json --normalize --display-currency EUR --rates rates.json
+  $ cat hr-export.csv | syncfile convert - - --input-format csv --to json > users.json`,
+    )
+    .action(async (input: string, output: string, flags: ConvertFlags) => {
+      result.code = await runConvert(input, output, flags);
+    });
+}
+
+async function runConvert(input: string, output: string, flags: ConvertFlags): Promise<number> {
+  if (!flags.normalize && (flags.displayCurrency || flags.sourceCurrency || flags.rates)) {
+    throw new UsageError("--display-currency, --source-currency and --rates apply only with --normalize");
+  }
+  const rates = flags.rates === undefined ? undefined : readRates(flags.rates, flags.sourceCurrency ?? "USD");
+  const progress = new Progress(
+    `converting ${input === "-" ? "stdin" : input}`,
+    input === "-" ? null : sizeOf(input),
+  );
+  const options = {
+    ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
+    ...(flags.to ? { to: flags.to } : {}),
+    ...(flags.displayCurrency ? { displayCurrency: flags.displayCurrency } : {}),
+    ...(flags.sourceCurrency ? { sourceCurrency: flags.sourceCurrency } : {}),
+    ...(rates ? { rates } : {}),
+    normalize: flags.normalize === true,
+    force: flags.force === true,
+    escapeFormulas: flags.escapeFormulas,
+    maxErrors: flags.maxErrors,
+    strict: flags.strict === true,
+    onProgress: (bytes: number) => progress.update(bytes),
+  };
+  const reportStream = output === "-" ? process.stderr : process.stdout;
+  let report: Report;
+  try {
+    const destination = output === "-" ? process.stdout : output;
+    report =
+      input === "-"
+        ? await convertStream(process.stdin, destination, options)
+        : await convertFile(input, destination, options);
+  } catch (error) {
+    progress.done();
+    if (error instanceof RangeError) throw new UsageError(error.message);
+    const path = (error as NodeJS.ErrnoException).path;
+    const what = path !== undefined && path === input ? `cannot read ${input}` : `cannot write ${output}`;
+    process.stderr.write(`syncfile: ${what}: ${describeIoError(error)}\n`);
+    return EXIT.unreadable;
+  }
+  progress.done();
+  reportStream.write(renderReport(report, input, flags, reportStream));
+  return report.valid ? EXIT.ok : EXIT.invalid;
+}
+
+/** A rates file: {"EUR": "0.92", …}, or {"base": "USD", "rates": {…}} as exchange-rate services give it. */
+function readRates(file: string, source: string): RateTable {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    const why = error instanceof SyntaxError ? `it is not JSON (${error.message})` : describeIoError(error);
+    throw new UsageError(`cannot read the rates file ${file}: ${why}`);
+  }
+  const object = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
+  const table = object(parsed) && object(parsed.rates) ? parsed.rates : parsed;
+  if (
+    object(parsed) &&
+    typeof parsed.base === "string" &&
+    parsed.base.toUpperCase() !== source.toUpperCase()
+  ) {
+    throw new UsageError(
+      `the rates in ${file} are from ${parsed.base}, but prices are read as ${source.toUpperCase()}: give rates from ${source.toUpperCase()}, or --source-currency ${parsed.base}`,
+    );
+  }
+  if (!object(table) || !Object.values(table).every((r) => typeof r === "string" || typeof r === "number")) {
+    throw new UsageError(`the rates file ${file} must map currency codes to rates, such as {"EUR": "0.92"}`);
+  }
+  return table as RateTable;
+}

@@ -1,0 +1,146 @@
+// Writes the data file in the canonical CSV layout, streaming: each user's row (user columns,
+// license columns empty) as the user comes, then for each license the rows of its users
+// (email and license columns) or, for a license without users, one row with an empty email.
+// Users before licenses keeps both orders when the file is read back; rows are quoted by
+// csv-stringify in batches; formula cells are escaped unless told otherwise.
+
+import { stringify } from "csv-stringify/sync";
+import { BufferedOut } from "../_internal/BufferedOut.js";
+import { SpillList } from "../_internal/SpillList.js";
+import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
+import { escapeFormula, formatRoles, isFormula } from "./cells.js";
+import { CANONICAL_COLUMNS } from "./columns.js";
+
+/** Options of the CSV writer. */
+export interface CsvWriterOptions {
+  /** Escape cells a spreadsheet would run as formulas (`= + - @ tab CR` first). Default true. */
+  escapeFormulas?: boolean;
+}
+
+type Row = string[];
+
+const BATCH = 512;
+const USER_KEYS = [
+  "email",
+  "id",
+  "firstName",
+  "lastName",
+  "status",
+  "externalStatus",
+  "roles",
+  "lastUsedDate",
+];
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A DocumentWriter producing CSV text. */
+export class CsvWriter implements DocumentWriter {
+  readonly #out: BufferedOut;
+  readonly #escape: boolean;
+  #batch: Row[] = [];
+  #escaped = 0;
+  // license users waiting for their license (JSON gives a license after its users)
+  #pending = new SpillList<[string, string]>();
+  #pendingLicense = -1;
+  // the license given last, for the users that follow it (CSV order)
+  #license = -1;
+  #licenseCells: Row = [];
+  // rows held back until every user is written: licenses came before the users
+  #deferred: SpillList<Row> | null = null;
+
+  constructor(out: TextOut, options: CsvWriterOptions = {}) {
+    this.#out = new BufferedOut(out);
+    this.#escape = options.escapeFormulas ?? true;
+    this.#out.write(`${CANONICAL_COLUMNS.join(",")}\n`);
+  }
+
+  /** How many cells were escaped as formulas so far. */
+  get formulasEscaped(): number {
+    return this.#escaped;
+  }
+
+  user(value: unknown): void {
+    if (!isObject(value)) return;
+    const row = USER_KEYS.map((key) => this.#cell(value[key], key === "roles"));
+    row.push("", "", "", "");
+    this.#write(row);
+  }
+
+  license(index: number, value: unknown, userCount: number): void {
+    const v = isObject(value) ? value : {};
+    this.#license = index;
+    this.#licenseCells = [this.#cell(v.name), this.#cell(v.pricePerUser), this.#cell(v.unassignedAmount)];
+    if (this.#pendingLicense === index) {
+      for (const [email, status] of this.#pending) this.#licenseRow(email, status);
+      this.#pending.dispose();
+      this.#pendingLicense = -1;
+    } else if (userCount === 0) {
+      this.#licenseRow("", "");
+    }
+  }
+
+  licenseUser(licenseIndex: number, value: unknown, afterUsers: boolean): void {
+    if (!afterUsers && !this.#deferred) this.#deferred = new SpillList<Row>();
+    const v = isObject(value) ? value : {};
+    const email = this.#cell(v.email);
+    const status = this.#cell(v.licenseStatus);
+    if (licenseIndex === this.#license) {
+      this.#licenseRow(email, status);
+      return;
+    }
+    this.#pendingLicense = licenseIndex;
+    this.#pending.push([email, status]);
+  }
+
+  end(): void {
+    const deferred = this.#deferred;
+    this.#deferred = null;
+    if (deferred) {
+      for (const row of deferred) this.#write(row);
+      deferred.dispose();
+    }
+    this.#flushBatch();
+    this.#out.flush();
+    this.#pending.dispose();
+  }
+
+  /** Deletes temporary files of an abandoned write. */
+  dispose(): void {
+    this.#pending.dispose();
+    this.#deferred?.dispose();
+  }
+
+  #licenseRow(email: string, status: string): void {
+    const [name, price, unassigned] = this.#licenseCells as [string, string, string];
+    const row = [email, "", "", "", "", "", "", "", name, status, price, unassigned];
+    if (this.#deferred) this.#deferred.push(row);
+    else this.#write(row);
+  }
+
+  #write(row: Row): void {
+    this.#batch.push(row);
+    if (this.#batch.length >= BATCH) this.#flushBatch();
+  }
+
+  #flushBatch(): void {
+    if (this.#batch.length === 0) return;
+    this.#out.write(stringify(this.#batch));
+    this.#batch = [];
+  }
+
+  /** A value as a cell: text as it is (formula-escaped), numbers in digits, roles `;`-joined. */
+  #cell(value: unknown, roles = false): string {
+    let text: string;
+    if (value === undefined || value === null) return "";
+    if (typeof value === "string") text = value;
+    else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
+      text = String(value);
+    else if (roles && Array.isArray(value) && value.every((r) => typeof r === "string"))
+      text = formatRoles(value);
+    else text = JSON.stringify(value);
+    if (!this.#escape || !isFormula(text)) return text;
+    this.#escaped++;
+    return escapeFormula(text);
+  }
+}

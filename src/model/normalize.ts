@@ -1,0 +1,86 @@
+// The sync-ready form of each record: what the service applies. Known properties only, in a
+// fixed order; license statuses derived; prices in the display currency; dates as YYYY-MM-DD;
+// empty optional texts left out.
+
+import { deriveLicenseStatus, type LicenseStatus } from "./deriveLicenseStatus.js";
+import type { PriceConverter } from "./money.js";
+
+/** A user as the service applies it. */
+export interface NormalizedUser {
+  email: string;
+  id?: string;
+  firstName?: string;
+  lastName?: string;
+  status: "active" | "deleted";
+  externalStatus?: string;
+  roles?: string[];
+  lastUsedDate?: string;
+}
+
+/** A license as the service applies it (without its users, which come separately). */
+export interface NormalizedLicense {
+  name: string;
+  /** Minor units of the display currency. */
+  pricePerUser?: number;
+  unassignedAmount?: number;
+}
+
+/** A license user as the service applies it. */
+export interface NormalizedLicenseUser {
+  email: string;
+  licenseStatus: LicenseStatus;
+}
+
+type Value = Record<string, unknown>;
+
+// a date-time keeps its date as written (the local date at its offset)
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
+
+const isCents = (v: number) => Number.isSafeInteger(v) && v >= 0;
+
+const text = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+
+/** A user's sync-ready form; a missing status is active. */
+export function normalizeUser(value: Value): NormalizedUser {
+  const out: NormalizedUser = {
+    email: String(value.email),
+    status: value.status === "deleted" ? "deleted" : "active",
+  };
+  for (const key of ["id", "firstName", "lastName", "externalStatus"] as const) {
+    const v = text(value[key]);
+    if (v !== undefined) out[key] = v;
+  }
+  if (Array.isArray(value.roles)) out.roles = value.roles.map(String);
+  const date = text(value.lastUsedDate);
+  if (date !== undefined) out.lastUsedDate = DATE_TIME.test(date) ? date.slice(0, 10) : date;
+  return ordered(out, [
+    "email",
+    "id",
+    "firstName",
+    "lastName",
+    "status",
+    "externalStatus",
+    "roles",
+    "lastUsedDate",
+  ]);
+}
+
+/** A license's sync-ready form, its price converted by `prices`. */
+export function normalizeLicense(value: Value, prices: PriceConverter): NormalizedLicense {
+  const out: NormalizedLicense = { name: String(value.name) };
+  const price = value.pricePerUser;
+  if (typeof price === "number") out.pricePerUser = isCents(price) ? prices.convert(price) : price;
+  if (typeof value.unassignedAmount === "number") out.unassignedAmount = value.unassignedAmount;
+  return out;
+}
+
+/** A license user's sync-ready form, given the status of the user with that email. */
+export function normalizeLicenseUser(value: Value, userStatus: unknown): NormalizedLicenseUser {
+  return { email: String(value.email), licenseStatus: deriveLicenseStatus(value.licenseStatus, userStatus) };
+}
+
+function ordered<T extends object>(value: T, keys: readonly (keyof T)[]): T {
+  const out = {} as T;
+  for (const key of keys) if (value[key] !== undefined) out[key] = value[key];
+  return out;
+}
