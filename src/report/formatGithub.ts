@@ -25,7 +25,9 @@ function summaryLine(report: Report): string {
   const { error, warning } = report.counts;
   const more = report.suppressed > 0 ? `, ${report.suppressed} not shown` : "";
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
-  return `${report.file ?? "stdin"}: ${report.valid ? "valid" : "invalid"} (${n(error, "error")}, ${n(warning, "warning")}${more})`;
+  const output = report.output;
+  const wrote = !output ? "" : output.written ? `; wrote ${output.file ?? "stdout"}` : "; nothing written";
+  return `${report.file ?? "stdin"}: ${report.valid ? "valid" : "invalid"} (${n(error, "error")}, ${n(warning, "warning")}${more})${wrote}`;
 }
 
 function escapeData(s: string): string {
