@@ -7,6 +7,8 @@ export default defineConfig({
     // the threads of validateParallel, loaded from next to it
     "scan-worker": "src/validate/_scanWorker.ts",
     "check-worker": "src/validate/_checkWorker.ts",
+    // the CSV reading thread of readCsvParallel
+    "csv-worker": "src/validate/_csvWorker.ts",
   },
   format: ["esm"],
   target: "node20",

@@ -3,22 +3,31 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { generateJson } from "./generate.mjs";
+import { generateCsv, generateJson } from "./generate.mjs";
 
 export const DATA_DIR = fileURLToPath(new URL("./.data/", import.meta.url));
 const GENERATOR_VERSION = 1;
 
 /** The path of a generated JSON data file of about `megabytes` MB, with its counts. */
-export async function jsonData(megabytes) {
+export function jsonData(megabytes) {
+  return data(`users-${megabytes}mb.json`, megabytes, generateJson);
+}
+
+/** The path of a generated CSV data file (an HR export's layout) of about `megabytes` MB, with its counts. */
+export function csvData(megabytes) {
+  return data(`users-${megabytes}mb.csv`, megabytes, generateCsv);
+}
+
+async function data(name, megabytes, generate) {
   mkdirSync(DATA_DIR, { recursive: true });
-  const path = `${DATA_DIR}users-${megabytes}mb.json`;
+  const path = `${DATA_DIR}${name}`;
   const metaPath = `${path}.meta`;
   if (existsSync(path) && existsSync(metaPath)) {
     const meta = JSON.parse(readFileSync(metaPath, "utf8"));
     if (meta.version === GENERATOR_VERSION) return { path, ...meta };
   }
   process.stderr.write(`generating ${path} …\n`);
-  const counts = await generateJson(path, megabytes * 1e6);
+  const counts = await generate(path, megabytes * 1e6);
   const meta = { version: GENERATOR_VERSION, ...counts };
   writeFileSync(metaPath, JSON.stringify(meta));
   return { path, ...meta };

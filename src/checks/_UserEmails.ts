@@ -7,11 +7,20 @@ import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 /** Users' emails, compared case-insensitively, each with the index of the first user who has it. */
 export class UserEmails {
   readonly #set = new FingerprintSet();
+  // the user registered last: a reader registers a user, then the check sees the same record
+  #lastEmail: string | null = null;
+  #lastIndex = -1;
 
-  /** Records user `index`; returns the index of an earlier user with this email, or -1. */
+  /** Records user `index`; returns the index of an earlier user with this email (or `index` itself when already recorded), or -1. */
   add(email: string, index: number): number {
+    if (index === this.#lastIndex && email === this.#lastEmail) return index;
     fingerprint(email, true);
-    return this.#set.add(lastFingerprint.h1, lastFingerprint.h2, index);
+    const first = this.#set.add(lastFingerprint.h1, lastFingerprint.h2, index);
+    if (first < 0) {
+      this.#lastEmail = email;
+      this.#lastIndex = index;
+    }
+    return first;
   }
 
   /** Whether a user has this email (case-insensitive). */

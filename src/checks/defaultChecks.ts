@@ -11,9 +11,11 @@ import { uniqueLicenseNames } from "./uniqueLicenseNames.js";
 import { unknownProperties } from "./unknownProperties.js";
 import { validUsers } from "./validUsers.js";
 
-/** A fresh set of the standard checks (they keep state for one pass). */
-export function defaultChecks(): Check[] {
-  const emails = new UserEmails();
+/**
+ * A fresh set of the standard checks (they keep state for one pass). `emails`: the registry
+ * of users' emails, when a reader shares it (the CSV assembler registers users itself).
+ */
+export function defaultChecks(emails = new UserEmails()): Check[] {
   return [
     schemaCheck(),
     numericId(),

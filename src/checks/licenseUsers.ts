@@ -50,7 +50,7 @@ export function licenseUsers(emails: UserEmails): Check {
         });
       }
       // a license user that is already invalid (a malformed email) is not also "unknown"
-      if (context.recordErrors > 0) return;
+      if (context.recordErrors > 0 || record.userKnown) return;
       if (record.afterUsers) {
         if (!emails.hasFingerprint(h1, h2)) unknown(context, email, record);
       } else deferred.push({ email, place: record.place(["email"]) });

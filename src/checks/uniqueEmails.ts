@@ -13,7 +13,7 @@ export function uniqueEmails(emails: UserEmails): Check {
       const email = (record.value as { email?: unknown } | null)?.email;
       if (typeof email !== "string") return;
       const first = emails.add(email, record.index);
-      if (first < 0) return;
+      if (first < 0 || first === record.index) return; // new, or registered by the reader
       context.report("user.email.duplicate", record, {
         path: ["email"],
         value: email,

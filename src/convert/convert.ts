@@ -13,18 +13,18 @@ import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { type MoneyOptions, PriceConverter } from "../model/money.js";
 import type { Report } from "../report/Report.js";
 import { readChunks } from "../validate/_readChunks.js";
+import { runPass } from "../validate/_runPass.js";
 import {
   formatOf,
   type InputFormat,
   normalizeValidateOptions,
   type ValidateOptions,
 } from "../validate/options.js";
-import { Validation } from "../validate/Validation.js";
-import { READ_CHUNK } from "../validate/validate.js";
+import { asBytes, READ_CHUNK, useParallel } from "../validate/validate.js";
 import { RecordRouter } from "./RecordRouter.js";
 
 /** Options of a pass that hands the records to a writer. */
-export interface PipeOptions extends Omit<ValidateOptions, "parallel">, MoneyOptions {
+export interface PipeOptions extends ValidateOptions, MoneyOptions {
   /** Hand over the sync-ready form of each record (statuses derived, prices converted). Default false. */
   normalize?: boolean;
 }
@@ -39,8 +39,6 @@ export interface ConvertOptions extends PipeOptions {
   escapeFormulas?: boolean;
 }
 
-const encoder = new TextEncoder();
-
 /**
  * Validates `source` and hands each record to `writer` as it is read (normalised with
  * `normalize`); the writer's `end()` comes after the last. Returns the report: the caller
@@ -52,19 +50,14 @@ export async function pipeDocument(
   writer: DocumentWriter,
   options: PipeOptions = {},
 ): Promise<Report> {
-  const prices = priceConverter(options);
-  const router = new RecordRouter(writer, prices);
-  const validation = new Validation({ ...options, parallel: false }, (record) => router.record(record));
+  const normalized = normalizeValidateOptions(options);
+  const router = new RecordRouter(writer, priceConverter(options));
+  const parallel = normalized.parallel === true;
   try {
-    for await (const chunk of source) {
-      validation.push(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
-      if (validation.stopped) break;
-    }
-    const report = validation.end();
+    const report = await runPass(asBytes(source), normalized, (record) => router.record(record), parallel);
     router.end();
     return report;
   } finally {
-    validation.dispose();
     router.dispose();
   }
 }
@@ -87,12 +80,13 @@ export function normalize(
  * output), as JSON or CSV. The output is written only when the input is valid, or with `force`;
  * the report says which (`report.output.written`).
  */
-export function convertFile(
+export async function convertFile(
   input: string,
   output: string | NodeJS.WritableStream,
   options: ConvertOptions = {},
 ): Promise<Report> {
-  return convertStream(readChunks(input, READ_CHUNK), output, { file: input, ...options });
+  const parallel = await useParallel(input, options.parallel ?? "auto");
+  return convertStream(readChunks(input, READ_CHUNK), output, { file: input, ...options, parallel });
 }
 
 /**

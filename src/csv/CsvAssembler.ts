@@ -3,8 +3,7 @@
 // of its rows, and must agree), and each license user. Users go out as they appear; licenses
 // and their users after the last row, license by license, as in the JSON document.
 
-import { FingerprintSet } from "../_internal/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
+import type { UserEmails } from "../checks/_UserEmails.js";
 import type { RecordSink } from "../json/RecordBuilder.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import { showValue } from "../report/_describe.js";
@@ -38,7 +37,7 @@ const ROW_PROBLEMS: Readonly<Record<string, Code>> = {
 /** A CSV sink that assembles records; call `end()` after the reader's end. */
 export class CsvAssembler implements CsvSink {
   readonly #sink: RecordSink;
-  readonly #users = new FingerprintSet();
+  readonly #emails: UserEmails;
   readonly #definitions = new UserDefinitions();
   readonly #licenses = new Map<string, LicenseDefinition>();
   readonly #assignments = new LicenseAssignments();
@@ -53,8 +52,13 @@ export class CsvAssembler implements CsvSink {
   #lastEmail = "";
   #lastUser = -1;
 
-  constructor(sink: RecordSink) {
+  /**
+   * `emails`: the registry of users' emails the checks use; the assembler registers each user
+   * in it as it meets the user (one copy of the emails, not two).
+   */
+  constructor(sink: RecordSink, emails: UserEmails) {
     this.#sink = sink;
+    this.#emails = emails;
   }
 
   header(header: CsvHeader): void {
@@ -165,8 +169,7 @@ export class CsvAssembler implements CsvSink {
   #user(row: CsvRow, email: string): void {
     let first = this.#lastUser;
     if (email !== this.#lastEmail) {
-      fingerprint(email, true);
-      first = this.#users.add(lastFingerprint.h1, lastFingerprint.h2, this.#userCount);
+      first = this.#emails.add(email, this.#userCount);
       this.#lastEmail = email;
       this.#lastUser = first < 0 ? this.#userCount : first;
     }

@@ -28,6 +28,8 @@ export class CsvRecord {
 
   /** Every user is known before any license user is read back. */
   readonly afterUsers = true;
+  /** A row with an email defines its user, so every license user is one of the users. */
+  readonly userKnown = true;
   /** A CSV id is text, never a number. */
   readonly numericId = false;
 

@@ -1,5 +1,6 @@
 // The CSV counterpart of JsonReader: fed bytes, yields the records rows assemble into.
 
+import type { UserEmails } from "../checks/_UserEmails.js";
 import type { RecordSink } from "../json/RecordBuilder.js";
 import { CsvAssembler } from "./CsvAssembler.js";
 import { CsvReader, type CsvReaderLimits } from "./CsvReader.js";
@@ -9,8 +10,9 @@ export class CsvRecordReader {
   readonly #assembler: CsvAssembler;
   readonly #reader: CsvReader;
 
-  constructor(sink: RecordSink, limits: CsvReaderLimits) {
-    this.#assembler = new CsvAssembler(sink);
+  /** `emails`: the registry of users' emails the checks use, shared to keep one copy. */
+  constructor(sink: RecordSink, limits: CsvReaderLimits, emails: UserEmails) {
+    this.#assembler = new CsvAssembler(sink, emails);
     this.#reader = new CsvReader(this.#assembler, limits);
   }
 

@@ -41,6 +41,11 @@ export class JsonValueRecord {
     readonly afterUsers = false,
   ) {}
 
+  /** JSON lists users and license users apart: membership is for the checks to find out. */
+  get userKnown(): boolean {
+    return false;
+  }
+
   get userCount(): number {
     return 0;
   }

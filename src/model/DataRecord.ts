@@ -49,6 +49,8 @@ export interface LicenseUserRecord extends RecordBase {
   readonly licenseIndex: number;
   /** True when every user of the file had been read before this license user. */
   readonly afterUsers: boolean;
+  /** True when the reader guarantees the email is a user's (a CSV row with an email defines its user). */
+  readonly userKnown: boolean;
 }
 
 /** Any record. */

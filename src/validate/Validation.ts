@@ -20,7 +20,7 @@ export class Validation {
     this.#core = new ValidationCore(this.#options, tap);
     this.#reader =
       this.#options.format === "csv"
-        ? new CsvRecordReader(this.#core.sink, this.#options)
+        ? new CsvRecordReader(this.#core.sink, this.#options, this.#core.emails)
         : new JsonReader(this.#core.sink, this.#options);
   }
 

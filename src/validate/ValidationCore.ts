@@ -1,6 +1,7 @@
 // The checking half of a validation pass: records and reader findings in, report out. It
 // runs in the reader's thread (Validation) or in a worker (validateParallel).
 
+import { UserEmails } from "../checks/_UserEmails.js";
 import type { Check, CheckContext } from "../checks/Check.js";
 import { defaultChecks } from "../checks/defaultChecks.js";
 import type { RecordSink } from "../json/RecordBuilder.js";
@@ -22,6 +23,9 @@ export class ValidationCore {
   #licenses = 0;
   #licenseUsers = 0;
 
+  /** The users' emails seen, shared by the checks and a reader that needs them (CSV). */
+  readonly emails = new UserEmails();
+
   /** Where the reader sends records and its own findings. */
   readonly sink: RecordSink;
 
@@ -31,7 +35,7 @@ export class ValidationCore {
   constructor(options: NormalizedValidateOptions, tap: ((record: DataRecord) => void) | null = null) {
     this.#options = options;
     this.#tap = tap;
-    this.#checks = defaultChecks();
+    this.#checks = defaultChecks(this.emails);
     const collector = new ReportCollector(options);
     this.#collector = collector;
     const self = this;

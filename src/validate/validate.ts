@@ -1,12 +1,12 @@
 // Validate a data file from a path, a Node stream or a web stream: thin adapters over
-// Validation (one thread) and validateParallel (two).
+// runPass (one thread, or more for large files).
 
 import { stat } from "node:fs/promises";
 import type { Report } from "../report/Report.js";
 import { readChunks } from "./_readChunks.js";
+import { runPass } from "./_runPass.js";
 import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
 import { Validation } from "./Validation.js";
-import { parallelAvailable, validateParallel } from "./validateParallel.js";
 
 /** Chunk size for reading files: small enough that each decoded chunk dies young in V8's heap. */
 export const READ_CHUNK = 64 * 1024;
@@ -25,21 +25,7 @@ export async function validateStream(
   options: ValidateOptions = {},
 ): Promise<Report> {
   const normalized = normalizeValidateOptions(options);
-  const bytes = asBytes(source);
-  if (normalized.parallel === true && normalized.format === "json" && parallelAvailable()) {
-    return validateParallel(bytes, normalized);
-  }
-  const validation = new Validation(options);
-  try {
-    for await (const chunk of bytes) {
-      validation.push(chunk);
-      if (validation.stopped) break;
-    }
-  } catch (error) {
-    validation.dispose();
-    throw error;
-  }
-  return validation.end();
+  return runPass(asBytes(source), normalized, null, normalized.parallel === true);
 }
 
 /** Validates a web ReadableStream of bytes (fetch bodies, Blob streams). */
@@ -53,16 +39,17 @@ export function validateWebStream(
 /** Validates the file at `path`; the report names it unless `options.file` says otherwise. I/O errors reject. */
 export async function validateFile(path: string, options: ValidateOptions = {}): Promise<Report> {
   const normalized = normalizeValidateOptions({ file: path, ...options });
-  let parallel = normalized.parallel === true && normalized.format === "json";
-  if (normalized.parallel === "auto" && normalized.format === "json")
-    parallel = (await stat(path)).size >= PARALLEL_FROM;
-  if (parallel && parallelAvailable()) return validateParallel(readChunks(path, READ_CHUNK), normalized);
-  return validateStream(readChunks(path, READ_CHUNK), {
-    file: path,
-    format: normalized.format,
-    ...options,
-    parallel: false,
-  });
+  return runPass(
+    readChunks(path, READ_CHUNK),
+    normalized,
+    null,
+    await useParallel(path, normalized.parallel),
+  );
+}
+
+/** Whether to use more threads for the file at `path`: as asked, or by its size ("auto"). */
+export async function useParallel(path: string, parallel: boolean | "auto"): Promise<boolean> {
+  return parallel === "auto" ? (await stat(path)).size >= PARALLEL_FROM : parallel;
 }
 
 /** Validates a whole document held in memory. */
@@ -72,6 +59,7 @@ export function validateText(text: string | Uint8Array, options: ValidateOptions
   return validation.end();
 }
 
-async function* asBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+/** Strings from `source` as UTF-8 bytes. */
+export async function* asBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
   for await (const chunk of source) yield typeof chunk === "string" ? encoder.encode(chunk) : chunk;
 }

@@ -10,6 +10,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, Worker } from "node:worker_threads";
 import type { Report } from "../report/Report.js";
+import { Flow } from "./_flow.js";
 import type { FromScanner, ToScanner } from "./_scanWorker.js";
 import type { NormalizedValidateOptions } from "./options.js";
 
@@ -49,7 +50,7 @@ export async function validateParallel(
     transferList: [port1],
     resourceLimits,
   });
-  const flow = new Flow([checker, scanner]);
+  const flow = new Flow([checker, scanner], MAX_CHUNKS_IN_FLIGHT);
   const report = new Promise<Report>((resolve) => checker.once("message", resolve));
   scanner.on("message", (message: FromScanner) => flow.acknowledged(message.stopped));
   let bytes = 0;
@@ -69,55 +70,5 @@ export async function validateParallel(
     return result;
   } finally {
     await Promise.all([checker.terminate(), scanner.terminate()]);
-  }
-}
-
-/** Chunks in flight to the scanning thread, and the failure of either worker. */
-class Flow {
-  #inFlight = 0;
-  #failure: Error | null = null;
-  #wake: (() => void) | null = null;
-  #failed: Promise<never>;
-  /** True once reading may stop: a fatal problem was found. */
-  stopped = false;
-
-  constructor(workers: Worker[]) {
-    this.#failed = new Promise<never>((_, reject) => {
-      const fail = (error: Error) => {
-        this.#failure ??= error;
-        this.#wake?.();
-        reject(error);
-      };
-      for (const worker of workers) {
-        worker.on("error", fail);
-        worker.on("exit", (code) => fail(new Error(`a validation worker exited early (code ${code})`)));
-      }
-    });
-    this.#failed.catch(() => {}); // observed through room() and or()
-  }
-
-  sent(): void {
-    this.#inFlight++;
-  }
-
-  acknowledged(stopped: boolean): void {
-    this.#inFlight--;
-    if (stopped) this.stopped = true;
-    this.#wake?.();
-  }
-
-  /** Waits until another chunk may be sent. */
-  async room(): Promise<void> {
-    while (this.#inFlight >= MAX_CHUNKS_IN_FLIGHT && !this.#failure) {
-      await new Promise<void>((wake) => {
-        this.#wake = wake;
-      });
-    }
-    if (this.#failure) throw this.#failure;
-  }
-
-  /** `promise`, unless a worker fails first. */
-  or<T>(promise: Promise<T>): Promise<T> {
-    return Promise.race([promise, this.#failed]);
   }
 }
