@@ -1,7 +1,7 @@
 // Runs a command as a child process and measures its wall time and peak RSS.
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,12 +31,12 @@ export async function measureNode(script, args, { cwd } = {}) {
 }
 
 /**
- * Runs any program; its peak RSS is the last VmHWM read from /proc while it ran (polled every
+ * Runs any program (its standard output to the file `stdout`, or nowhere); its peak RSS is the last VmHWM read from /proc while it ran (polled every
  * 20 ms; VmHWM is itself a high-water mark, so only the last moments can be missed).
  */
-export async function measureProgram(command, args, { cwd } = {}) {
+export async function measureProgram(command, args, { cwd, stdout } = {}) {
   let peak = null;
-  const result = await run(command, args, { cwd, env: process.env }, (pid) => {
+  const result = await run(command, args, { cwd, env: process.env, stdout }, (pid) => {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
       if (m) peak = Number(m[1]) * 1024;
@@ -45,10 +45,12 @@ export async function measureProgram(command, args, { cwd } = {}) {
   return { ...result, rss: peak };
 }
 
-function run(command, args, options, poll) {
+function run(command, args, { stdout, ...options }, poll) {
   return new Promise((resolve, reject) => {
+    const out = stdout ? openSync(stdout, "w") : "ignore";
     const started = process.hrtime.bigint();
-    const child = spawn(command, args, { ...options, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(command, args, { ...options, stdio: ["ignore", out, "pipe"] });
+    if (typeof out === "number") closeSync(out);
     let stderr = "";
     child.stderr.on("data", (d) => {
       if (stderr.length < 10_000) stderr += d;
@@ -66,3 +68,12 @@ export const sizeOf = (path) => statSync(path).size;
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export const mb = (bytes) => (bytes === null ? "   ?" : `${(bytes / 1e6).toFixed(0).padStart(4)} MB`);
 export const rate = (bytes, seconds) => `${(bytes / 1e6 / seconds).toFixed(1).padStart(6)}`;
+
+/** Whether `command` can be run (found on PATH). */
+export function available(command) {
+  return new Promise((resolve) => {
+    const child = spawn(command, ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve(false));
+    child.on("close", (code) => resolve(code === 0));
+  });
+}

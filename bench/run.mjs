@@ -2,11 +2,14 @@
 // Data is generated into bench/.data/ (ignored by git). Not part of npm test.
 //   BENCH_ROUNDS=5 npm run bench     more alternating rounds (default 3)
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
+// Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 
-import { cpus } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { jsonData } from "./_data.mjs";
-import { mb, measureNode, median, rate } from "./_measure.mjs";
+import { csvData, jsonData } from "./_data.mjs";
+import { available, mb, measureNode, measureProgram, median, rate } from "./_measure.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CLI = `${root}dist/cli.js`;
@@ -78,4 +81,60 @@ if (!process.env.BENCH_SKIP_1GB) {
   line(
     `  ${"baseline: readFileSync + JSON.parse + ajv".padEnd(44)} fails after ${base.seconds.toFixed(2)} s: ${why}`,
   );
+}
+
+// ── CSV: validate and convert 100 MB; convert against Miller (mlr --icsv --ojson cat) ──
+{
+  const data = await csvData(100);
+  const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
+  try {
+    line();
+    line(
+      `CSV, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.rows.toLocaleString("en-US")} rows: one per user–license pair)`,
+    );
+    const [validate] = await alternate([() => measureNode(CLI, ["validate", data.path, "--format", "json"])]);
+    row("syncfile validate", validate.seconds, data.bytes, validate.rss);
+    if (await available("mlr")) {
+      const [ours, miller] = await alternate([
+        () => measureNode(CLI, ["convert", data.path, join(out, "syncfile.json"), "--format", "json"]),
+        () =>
+          measureProgram("mlr", ["--icsv", "--ojson", "cat", data.path], { stdout: join(out, "mlr.json") }),
+      ]);
+      row("syncfile convert CSV → JSON (to a file)", ours.seconds, data.bytes, ours.rss);
+      row("baseline: mlr --icsv --ojson cat (to a file)", miller.seconds, data.bytes, miller.rss);
+      const ratio = ours.seconds / miller.seconds;
+      line(`  time syncfile / Miller: ${ratio.toFixed(2)}×  (target ≤ 1.5×: ${check(ratio <= 1.5)})`);
+    } else {
+      const [ours] = await alternate([
+        () => measureNode(CLI, ["convert", data.path, join(out, "syncfile.json"), "--format", "json"]),
+      ]);
+      row("syncfile convert CSV → JSON (to a file)", ours.seconds, data.bytes, ours.rss);
+      line("  baseline skipped: Miller (mlr) is not installed — apt-get install miller");
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// ── CSV → JSON, 1 GB: syncfile alone, for its peak RSS ──
+if (!process.env.BENCH_SKIP_1GB) {
+  const data = await csvData(1000);
+  const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
+  try {
+    line();
+    line(
+      `CSV, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.rows.toLocaleString("en-US")} rows)`,
+    );
+    const ours = await measureNode(CLI, ["convert", data.path, join(out, "users.json"), "--format", "json"]);
+    if (ours.code !== 0) throw new Error(`convert failed (exit ${ours.code}): ${ours.stderr}`);
+    row(
+      "syncfile convert CSV → JSON (to a file)",
+      ours.seconds,
+      data.bytes,
+      ours.rss,
+      `(target peak RSS ≤ 300 MB: ${check(ours.rss <= 300e6)})`,
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }

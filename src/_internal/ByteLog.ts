@@ -48,6 +48,12 @@ export class ByteLog {
   #dir: string | null = null;
   #fd = -1;
   #reserved = 0;
+  readonly #maxPage: number;
+
+  /** `maxPage`: the largest page (bytes); many logs at once want small ones. Default 1 MiB. */
+  constructor(maxPage = MAX_PAGE) {
+    this.#maxPage = maxPage;
+  }
 
   /** Bytes of records held in memory. */
   get memoryBytes(): number {
@@ -64,7 +70,7 @@ export class ByteLog {
     const k = this.#pages.length - 1;
     let page = this.#pages[k];
     if (!page || page.length - (this.#used[k] as number) < max + 4) {
-      const size = Math.max(max + 4, Math.min(MAX_PAGE, Math.max(MIN_PAGE, (page?.length ?? 0) * 2)));
+      const size = Math.max(max + 4, Math.min(this.#maxPage, Math.max(MIN_PAGE, (page?.length ?? 0) * 2)));
       page = Buffer.allocUnsafeSlow(size);
       this.#starts.push(this.#end());
       this.#pages.push(page);

@@ -1,15 +1,12 @@
-// The push-based core of the CSV reader: fed bytes, it checks them as strict UTF-8 and drives
-// csv-parse's core (no `columns`, no `info`: each record arrives as a plain array), keeping
-// each record's starting line and byte offset from csv-parse's own state. The core is the
-// `api` of csv-parse's Parser, the object its stream wrapper drives. The header row is matched
-// to columns; rows come out with their record number, line and offset.
+// The CSV reader: the start of the file (byte-order mark, UTF-16 refused, the delimiter chosen
+// from the header line), then raw records from a CsvParser, matched to the header: rows come
+// out with their record number, line and offset; empty lines are skipped; ragged rows and
+// what ended parsing become csv.* findings naming the row and column.
 
-import { isUtf8 } from "node:buffer";
-import { Parser } from "csv-parse";
-import { findInvalidUtf8, incompleteTail } from "../json/_utf8.js";
 import type { Code } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { FindingDetails } from "../report/ReportCollector.js";
+import { CsvParser, type CsvParserOptions, type ParseFailure, type RawRecordSink } from "./CsvParser.js";
 import { type ColumnKey, matchHeader } from "./columns.js";
 
 /** A data row as read: cells by column index. */
@@ -42,39 +39,27 @@ export interface CsvReaderLimits {
   maxRecordBytes: number;
 }
 
-interface CsvParseApi {
-  info: { lines: number; bytes: number; records: number };
-  state: { record: string[] };
-  parse(
-    buf: Buffer | undefined,
-    end: boolean,
-    push: (record: string[]) => void,
-    close: () => void,
-  ): Error | undefined;
-}
-
-interface CsvParseError extends Error {
-  code: string;
-}
-
 const BOM = [0xef, 0xbb, 0xbf];
+/** How long to wait for the header's line break before deciding the delimiter anyway. */
+const HEAD_LIMIT = 65536;
 
-/** Push-based CSV reader: `push(bytes)`, then `end()`. */
-export class CsvReader {
+/**
+ * Push-based CSV reader: `push(bytes)`, then `end()`. The raw records come from a CsvParser
+ * it runs itself, or, when the parallel reader parses on other threads, from outside
+ * (`begin`, then `record` and `failure` in file order, then `finish`).
+ */
+export class CsvReader implements RawRecordSink {
   readonly #sink: CsvSink;
   readonly #limits: CsvReaderLimits;
-  #api: CsvParseApi | null = null;
+  #parser: CsvParser | null = null;
   #delimiter = ",";
+  #recordDelimiter = "\n";
+  #bomLength = 0;
   #header: CsvHeader | null = null;
   #stopped = false;
   #bytes = 0;
-  #pending: Buffer | null = null;
-  #bomLength = 0;
-  // where the next record starts
-  #nextLine = 1;
-  #nextOffset = 0;
+  #head: Buffer | null = null;
   #row = 0;
-  readonly #push = (record: string[]) => this.#record(record);
 
   constructor(sink: CsvSink, limits: CsvReaderLimits) {
     this.#sink = sink;
@@ -91,56 +76,53 @@ export class CsvReader {
     return this.#stopped;
   }
 
+  /** The delimiter chosen from the header line. */
+  get delimiter(): string {
+    return this.#delimiter;
+  }
+
   /** Reads the next bytes. The chunk may be reused by the caller afterwards. */
   push(chunk: Uint8Array): void {
     this.#bytes += chunk.length;
     if (this.#stopped) return;
-    let data: Buffer = this.#pending ? Buffer.concat([this.#pending, chunk]) : Buffer.from(chunk);
-    this.#pending = null;
-    if (!this.#api) {
-      // the header decides the delimiter: wait for its first line (or the end)
-      if (data.indexOf(0x0a) === -1 && data.length < 65536) {
-        this.#pending = data;
-        return;
-      }
-      data = this.#start(data);
-      if (this.#stopped) return;
+    if (this.#parser) {
+      this.#parser.push(chunk);
+      return;
     }
-    const tail = incompleteTail(data);
-    if (tail > 0) {
-      this.#pending = Buffer.from(data.subarray(data.length - tail));
-      data = data.subarray(0, data.length - tail);
-    }
-    this.#parse(data, false);
+    const body = this.begin(chunk, false);
+    if (body === null) return;
+    this.#parser = new CsvParser(this, this.parserOptions(1, this.#bomLength));
+    this.#parser.push(body);
   }
 
   /** The end of the input. */
   end(): void {
     if (this.#stopped) return;
-    if (!this.#api) {
-      const rest = this.#pending ?? Buffer.alloc(0);
-      this.#pending = null;
-      const data = this.#start(rest);
-      if (this.#stopped) return;
-      this.#parse(data, false);
-    } else if (this.#pending) {
-      const reason = findInvalidUtf8(this.#pending)?.reason ?? "the file ends inside a character";
-      this.#encodingError(this.#pending.length, reason);
-      return;
+    if (!this.#parser) {
+      const body = this.begin(new Uint8Array(0), true);
+      if (body === null) return;
+      this.#parser = new CsvParser(this, this.parserOptions(1, this.#bomLength));
+      this.#parser.push(body);
     }
-    if (!this.#stopped) this.#parse(undefined, true);
-    if (!this.#stopped && !this.#header) {
-      this.#stopped = true;
-      this.#sink.finding("csv.empty", { location: { line: 1, column: 1, offset: 0 }, row: 0 });
-    }
+    this.#parser.end();
+    this.finish();
   }
 
-  /** Skips a byte-order mark, refuses UTF-16, picks the delimiter, creates the parser. */
-  #start(data: Buffer): Buffer {
+  /**
+   * The start of the file, given in pieces: held until the header's line break (or the end),
+   * then the byte-order mark is skipped, UTF-16 refused and the delimiter chosen. Returns the
+   * bytes after the mark to parse from (offset `bomLength`), or null while waiting or stopped.
+   */
+  begin(chunk: Uint8Array, end: boolean): Buffer | null {
+    const data: Buffer = this.#head ? Buffer.concat([this.#head, chunk]) : Buffer.from(chunk);
+    this.#head = null;
+    if (!end && data.indexOf(0x0a) === -1 && data.length < HEAD_LIMIT) {
+      this.#head = data;
+      return null;
+    }
     let body = data;
     if (BOM.every((b, k) => data[k] === b)) {
       this.#bomLength = 3;
-      this.#nextOffset = 3;
       body = data.subarray(3);
     } else if ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0xfe && data[1] === 0xff)) {
       this.#stopped = true;
@@ -150,44 +132,48 @@ export class CsvReader {
         params: { detail: "the file is UTF-16 (it starts with a UTF-16 byte-order mark), not UTF-8" },
         hint: "save the file as UTF-8 (in a spreadsheet: CSV UTF-8); with iconv: iconv -f utf-16 -t utf-8 in.csv > out.csv",
       });
-      return body;
+      return null;
     }
-    const firstLine = body.subarray(0, Math.max(0, body.indexOf(0x0a))).toString("utf8");
+    const lf = body.indexOf(0x0a);
+    const firstLine = body.subarray(0, Math.max(0, lf)).toString("utf8");
     this.#delimiter = guessDelimiter(firstLine.length > 0 ? firstLine : body.toString("utf8"));
-    const parser = new Parser({
-      delimiter: this.#delimiter,
-      relax_column_count: true,
-      skip_empty_lines: false,
-      max_record_size: this.#limits.maxRecordBytes,
-    }) as unknown as { api?: CsvParseApi };
-    if (typeof parser.api?.parse !== "function")
-      throw new Error("csv-parse no longer exposes its core as Parser#api");
-    this.#api = parser.api;
+    this.#recordDelimiter =
+      lf > 0 && body[lf - 1] === 0x0d ? "\r\n" : lf === -1 && body.includes(0x0d) ? "\r" : "\n";
     return body;
   }
 
-  #parse(data: Buffer | undefined, end: boolean): void {
-    const api = this.#api as CsvParseApi;
-    if (data && data.length > 0 && !isUtf8(data)) {
-      const bad = findInvalidUtf8(data);
-      const at = bad?.index ?? 0;
-      // read what comes before the bad byte, so that the position is known
-      if (at > 0) this.#parse(data.subarray(0, at), false);
-      if (!this.#stopped) this.#encodingError(data.length - at, bad?.reason ?? "invalid UTF-8");
-      return;
-    }
-    if (data?.length === 0 && !end) return;
-    const error = api.parse(data, end, this.#push, () => {});
-    if (error) this.#parseError(error as CsvParseError);
+  /** Options for a CsvParser of this file whose first byte is at `line` and `offset`. */
+  parserOptions(line: number, offset: number): CsvParserOptions {
+    return {
+      delimiter: this.#delimiter,
+      recordDelimiter: this.#recordDelimiter,
+      maxRecordBytes: this.#limits.maxRecordBytes,
+      line,
+      offset,
+    };
   }
 
-  #record(cells: string[]): void {
+  /** Byte-order mark bytes at the start of the file (0 or 3). */
+  get bomLength(): number {
+    return this.#bomLength;
+  }
+
+  /** Counts bytes read by someone else (the parallel reader). */
+  countBytes(n: number): void {
+    this.#bytes += n;
+  }
+
+  /** After the last record: an input without even a header is empty. */
+  finish(): void {
+    if (!this.#stopped && !this.#header) {
+      this.#stopped = true;
+      this.#sink.finding("csv.empty", { location: { line: 1, column: 1, offset: 0 }, row: 0 });
+    }
+  }
+
+  /** A raw record: the header, an empty line, a ragged row, or a row. */
+  record(cells: string[], loc: SourceLocation): void {
     if (this.#stopped) return;
-    const api = this.#api as CsvParseApi;
-    const loc = { line: this.#nextLine, column: 1, offset: this.#nextOffset + this.#bomLength };
-    // the record ends on api.info.lines; the next one starts on the line after
-    this.#nextLine = api.info.lines + 1;
-    this.#nextOffset = api.info.bytes;
     if (cells.length === 1 && (cells[0] as string).trim() === "") return; // an empty line
     if (!this.#header) {
       this.#readHeader(cells, loc);
@@ -208,6 +194,42 @@ export class CsvReader {
       return;
     }
     this.#sink.row({ row, loc, cells });
+  }
+
+  /** What ended parsing, as a finding of the row being read. */
+  failure(failure: ParseFailure): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    const row = this.#header ? this.#row + 1 : 0;
+    const field = this.#header?.names[failure.cell];
+    const withField = field ? { field } : {};
+    if (failure.kind === "size") {
+      this.#sink.finding("csv.record.size", {
+        location: failure.opened,
+        row,
+        params: { limit: this.#limits.maxRecordBytes },
+        ...withField,
+      });
+    } else if (failure.kind === "encoding") {
+      this.#sink.finding("csv.encoding", {
+        location: failure.at,
+        row,
+        params: { detail: `the file is not valid UTF-8: ${failure.reason}` },
+        ...withField,
+      });
+    } else {
+      const details = QUOTE_PROBLEMS[failure.code] ?? {
+        detail: failure.message,
+        hint: "check the quotes of this row",
+      };
+      this.#sink.finding("csv.quote", {
+        location: failure.code === "CSV_QUOTE_NOT_CLOSED" ? failure.opened : failure.at,
+        row,
+        params: { detail: details.detail },
+        hint: details.hint,
+        ...withField,
+      });
+    }
   }
 
   #readHeader(cells: string[], loc: SourceLocation): void {
@@ -258,48 +280,6 @@ export class CsvReader {
     });
     this.#header = { keys, names, index, delimiter: this.#delimiter };
     this.#sink.header(this.#header);
-  }
-
-  #parseError(error: CsvParseError): void {
-    const api = this.#api as CsvParseApi;
-    const row = this.#header ? this.#row + 1 : 0;
-    const field = this.#header?.names[api.state.record.length];
-    const at = { line: api.info.lines, column: 1, offset: api.info.bytes };
-    const opened = { line: this.#nextLine, column: 1, offset: this.#nextOffset + this.#bomLength };
-    this.#stopped = true;
-    if (error.code === "CSV_MAX_RECORD_SIZE") {
-      this.#sink.finding("csv.record.size", {
-        location: opened,
-        row,
-        params: { limit: this.#limits.maxRecordBytes },
-        ...(field ? { field } : {}),
-      });
-      return;
-    }
-    const details = QUOTE_PROBLEMS[error.code] ?? {
-      detail: error.message,
-      hint: "check the quotes of this row",
-    };
-    this.#sink.finding("csv.quote", {
-      location: error.code === "CSV_QUOTE_NOT_CLOSED" ? opened : at,
-      row,
-      params: { detail: details.detail },
-      hint: details.hint,
-      ...(field ? { field } : {}),
-    });
-  }
-
-  #encodingError(restLength: number, reason: string): void {
-    const api = this.#api as CsvParseApi;
-    this.#stopped = true;
-    const offset = this.#bytes - restLength - (this.#pending?.length ?? 0);
-    const field = this.#header?.names[api.state.record.length];
-    this.#sink.finding("csv.encoding", {
-      location: { line: api.info.lines, column: 1, offset },
-      row: this.#header ? this.#row + 1 : 0,
-      params: { detail: `the file is not valid UTF-8: ${reason}` },
-      ...(field ? { field } : {}),
-    });
   }
 }
 

@@ -13,6 +13,9 @@ export interface Assignment {
   offset: number;
 }
 
+// one log per license: small pages, so that many licenses do not hold many megabytes
+const LOG_PAGE = 128 * 1024;
+
 /** Assignments grouped by license index. */
 export class LicenseAssignments {
   readonly #budget: number;
@@ -21,14 +24,14 @@ export class LicenseAssignments {
   #memoryBytes = 0;
 
   /** `budget`: bytes of assignments kept in memory before some go to temporary files. */
-  constructor(budget = 32 * 1024 * 1024) {
+  constructor(budget = 8 * 1024 * 1024) {
     this.#budget = budget;
   }
 
   add(license: number, a: Assignment): void {
     let log = this.#logs[license];
     if (!log) {
-      log = new ByteLog();
+      log = new ByteLog(LOG_PAGE);
       this.#logs[license] = log;
       this.#counts[license] = 0;
     }

@@ -1,39 +1,42 @@
-// The reading thread of a parallel CSV pass: checks the bytes the main thread reads as UTF-8,
-// parses them with csv-parse and matches the header (CsvReader), and sends the rows back in
-// one batch per chunk. The main thread assembles, checks and writes. See readCsvParallel.ts.
+// The parsing thread of a parallel CSV pass: parses the bytes the reading thread forwards,
+// as one continuing parse, and sends back one batch of raw records per chunk. See
+// readCsvParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
 import { type RowBatch, RowBatchWriter } from "../csv/_rowBatch.js";
-import { CsvReader, type CsvReaderLimits } from "../csv/CsvReader.js";
+import { CsvParser, type CsvParserOptions } from "../csv/CsvParser.js";
 
-/** Messages from the main thread. */
-export type ToCsvReader = { type: "chunk"; bytes: Uint8Array } | { type: "end" };
-/** Messages to the main thread: a batch per chunk, then the end. */
-export type FromCsvReader =
-  | { type: "rows"; batch: RowBatch | null; stopped: boolean }
-  | { type: "end"; batch: RowBatch | null; stopped: boolean; bytes: number };
+/** Bytes of the file: where they start, and whether they start or end the parse. */
+export interface CsvBlock {
+  seq: number;
+  bytes: Uint8Array;
+  line: number;
+  offset: number;
+  open: boolean;
+  close: boolean;
+}
 
-const { limits } = workerData as { limits: CsvReaderLimits };
+/** The batch of one block. */
+export interface CsvBlockResult {
+  seq: number;
+  batch: RowBatch;
+}
+
+const { options } = workerData as { options: Omit<CsvParserOptions, "line" | "offset"> };
 const main = parentPort;
 if (!main) throw new Error("csv-worker runs only as a worker thread");
 
 const writer = new RowBatchWriter();
-const reader = new CsvReader(writer, limits);
+let parser: CsvParser | null = null;
 
-const post = (message: FromCsvReader) => {
-  const batch = message.batch;
-  main.postMessage(
-    message,
-    batch ? [batch.ends.buffer as ArrayBuffer, batch.rows.buffer as ArrayBuffer] : [],
-  );
-};
-
-main.on("message", (message: ToCsvReader) => {
-  if (message.type === "chunk") {
-    reader.push(message.bytes);
-    post({ type: "rows", batch: writer.take(), stopped: reader.stopped });
-  } else {
-    reader.end();
-    post({ type: "end", batch: writer.take(), stopped: reader.stopped, bytes: reader.bytes });
-  }
+main.on("message", (block: CsvBlock) => {
+  if (block.open || !parser)
+    parser = new CsvParser(writer, { ...options, line: block.line, offset: block.offset });
+  parser.push(block.bytes);
+  if (block.close) parser.end();
+  const batch = writer.take();
+  main.postMessage({ seq: block.seq, batch } satisfies CsvBlockResult, [
+    batch.ends.buffer as ArrayBuffer,
+    batch.records.buffer as ArrayBuffer,
+  ]);
 });

@@ -2,6 +2,7 @@
 // scanned and checked on two more (validation only), or everything on this one.
 
 import { CsvAssembler } from "../csv/CsvAssembler.js";
+import { CsvReader } from "../csv/CsvReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import type { NormalizedValidateOptions } from "./options.js";
@@ -23,10 +24,11 @@ export async function runPass(
   if (parallel && options.format === "csv" && csvParallelAvailable()) {
     const core = new ValidationCore(options, tap);
     const assembler = new CsvAssembler(core.sink, core.emails);
+    const reader = new CsvReader(assembler, options);
     try {
-      const { bytes, stopped } = await readCsvParallel(chunks, assembler, options, options.onProgress);
-      assembler.end(stopped);
-      return core.end(stopped, bytes);
+      await readCsvParallel(chunks, reader, options.onProgress);
+      assembler.end(reader.stopped);
+      return core.end(reader.stopped, reader.bytes);
     } finally {
       assembler.dispose();
       core.dispose();

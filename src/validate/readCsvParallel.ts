@@ -1,14 +1,16 @@
-// CSV read on a second thread: the worker decodes and parses (csv-parse is half the work of a
-// CSV pass), the calling thread replays the rows into its CsvSink (assembly, checks, writing).
-// A few chunks in flight at most, so memory stays bounded whichever side is slower.
+// CSV parsed on a worker thread: csv-parse is about half the work of a CSV pass. The calling
+// thread reads the file and forwards its bytes; the worker parses them (strict UTF-8,
+// csv-parse) and sends back raw records in batches; the calling thread replays them into its
+// CsvReader (header, rows, findings), then assembles, checks and writes. Two cores are what
+// this machine class has: a second parsing thread only fights the calling one for a core.
 
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { replayRows } from "../csv/_rowBatch.js";
-import type { CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
-import type { FromCsvReader, ToCsvReader } from "./_csvWorker.js";
+import type { CsvReader } from "../csv/CsvReader.js";
+import type { CsvBlock, CsvBlockResult } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 
 const MAX_CHUNKS_IN_FLIGHT = 16;
@@ -18,55 +20,86 @@ const YOUNG_GENERATION_MB = 16;
 // built next to this module (dist/)
 const CSV_WORKER = new URL("./csv-worker.js", import.meta.url);
 
-/** Whether CSV can be read on a second thread here: a second CPU and the built worker script. */
+/** Whether CSV can be parsed on another thread here: a second CPU and the built worker script. */
 export function csvParallelAvailable(): boolean {
   return availableParallelism() > 1 && existsSync(fileURLToPath(CSV_WORKER));
 }
 
 /**
- * Reads the CSV in `chunks` on a worker thread and delivers its header, rows and findings to
- * `sink` on this one, in order. Resolves with the bytes read and whether a fatal problem
- * stopped reading. Chunks may be reused by the source after each step.
+ * Reads the CSV in `chunks` into `reader` (its `begin`, `record`, `failure` and `finish`),
+ * parsing on a worker thread. Chunks may be reused by the source after each step.
  */
 export async function readCsvParallel(
   chunks: AsyncIterable<Uint8Array>,
-  sink: CsvSink,
-  limits: CsvReaderLimits,
+  reader: CsvReader,
   onProgress: ((bytes: number) => void) | null,
-): Promise<{ bytes: number; stopped: boolean }> {
-  const worker = new Worker(CSV_WORKER, {
-    workerData: { limits: { maxRecordBytes: limits.maxRecordBytes } },
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-  });
-  const flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
-  let finish: (end: { bytes: number; stopped: boolean }) => void = () => {};
-  const ended = new Promise<{ bytes: number; stopped: boolean }>((resolve) => {
+): Promise<void> {
+  let worker: Worker | null = null;
+  let flow: Flow | null = null;
+  let sent = 0;
+  let replayed = 0;
+  let finish: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  worker.on("message", (message: FromCsvReader) => {
+  let last = false;
+
+  const send = (bytes: Uint8Array, close: boolean) => {
+    if (!worker) {
+      const { line: _line, offset: _offset, ...options } = reader.parserOptions(1, reader.bomLength);
+      worker = new Worker(CSV_WORKER, {
+        workerData: { options },
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      });
+      flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
+      worker.on("message", received);
+    }
+    const block: CsvBlock = {
+      seq: sent++,
+      bytes,
+      line: 1,
+      offset: reader.bomLength,
+      open: sent === 1,
+      close,
+    };
+    flow?.sent();
+    worker.postMessage(block, [bytes.buffer as ArrayBuffer]);
+  };
+  const received = (result: CsvBlockResult) => {
+    replayed++;
     try {
-      if (message.batch) replayRows(message.batch, sink);
+      if (!reader.stopped) replayRows(result.batch, reader);
     } catch (error) {
-      flow.fail(error as Error);
+      flow?.fail(error as Error);
       return;
     }
-    if (message.type === "rows") flow.acknowledged(message.stopped);
-    else finish({ bytes: message.bytes, stopped: message.stopped });
-  });
-  let bytes = 0;
+    flow?.acknowledged(reader.stopped);
+    if (last && replayed === sent) finish();
+  };
+
   try {
     for await (const chunk of chunks) {
-      const copy = new Uint8Array(chunk); // the source reuses its buffer; this one is handed over
-      bytes += copy.length;
-      flow.sent();
-      worker.postMessage({ type: "chunk", bytes: copy } satisfies ToCsvReader, [copy.buffer]);
-      onProgress?.(bytes);
-      await flow.room();
-      if (flow.stopped) break;
+      reader.countBytes(chunk.length);
+      onProgress?.(reader.bytes);
+      // the source reuses its buffer: the worker gets a copy
+      if (worker) send(new Uint8Array(chunk), false);
+      else {
+        const body = reader.begin(chunk, false);
+        if (body !== null) send(new Uint8Array(body), false);
+      }
+      if (flow) await (flow as Flow).room();
+      if (reader.stopped) break;
     }
-    worker.postMessage({ type: "end" } satisfies ToCsvReader);
-    return await flow.or(ended);
+    if (!reader.stopped) {
+      if (!worker) {
+        const body = reader.begin(new Uint8Array(0), true);
+        if (body !== null) send(new Uint8Array(body), true);
+      } else send(new Uint8Array(0), true);
+    }
+    last = true;
+    if (flow && replayed < sent && !reader.stopped) await (flow as Flow).or(done);
+    reader.finish();
   } finally {
-    await worker.terminate();
+    await (worker as Worker | null)?.terminate();
   }
 }
