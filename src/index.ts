@@ -43,4 +43,10 @@ export { readExcerpts } from "./report/readExcerpts.js";
 export { knownProperties, schemas } from "./schema/schemas.js";
 export type { ValidateOptions } from "./validate/options.js";
 export { Validation } from "./validate/Validation.js";
-export { validateFile, validateStream, validateText, validateWebStream } from "./validate/validate.js";
+export {
+  type ByteSource,
+  validateFile,
+  validateStream,
+  validateText,
+  validateWebStream,
+} from "./validate/validate.js";

@@ -76,6 +76,7 @@ describe("README", () => {
         "example: examples/validate-web-stream.ts",
         "example: examples/push-validation.ts",
         "example: examples/read-records.ts",
+        "example: examples/normalize.ts",
       ]);
     });
 
@@ -109,8 +110,8 @@ describe("README", () => {
     expect(rows).toEqual(Object.entries(catalog).map(([code, e]) => [code, e.severity, e.title]));
   });
 
-  it("documents every option of validate", async () => {
-    const help = (await runCli(["validate", "--help"])).stdout;
+  it.each(["validate", "convert"])("documents every option of %s", async (command) => {
+    const help = (await runCli([command, "--help"])).stdout;
     const flags = [...help.matchAll(/^\s+(-\w, )?(--[a-z-]+)/gm)].map((m) => m[2] as string);
     expect(flags.length).toBeGreaterThan(2);
     for (const flag of flags) expect(readme, flag).toMatch(new RegExp(`\`[^\`]*${flag}[ \`<]`));

@@ -20,7 +20,7 @@ import {
   normalizeValidateOptions,
   type ValidateOptions,
 } from "../validate/options.js";
-import { asBytes, READ_CHUNK, useParallel } from "../validate/validate.js";
+import { asBytes, type ByteSource, READ_CHUNK, useParallel } from "../validate/validate.js";
 import { RecordRouter } from "./RecordRouter.js";
 
 /** Options of a pass that hands the records to a writer. */
@@ -46,7 +46,7 @@ export interface ConvertOptions extends PipeOptions {
  * a RangeError (unknown currency, a missing rate).
  */
 export async function pipeDocument(
-  source: AsyncIterable<Uint8Array | string>,
+  source: ByteSource,
   writer: DocumentWriter,
   options: PipeOptions = {},
 ): Promise<Report> {
@@ -68,7 +68,7 @@ export async function pipeDocument(
  * `normalize: true`). What the server applies when it syncs.
  */
 export function normalize(
-  source: AsyncIterable<Uint8Array | string>,
+  source: ByteSource,
   writer: DocumentWriter,
   options: Omit<PipeOptions, "normalize"> = {},
 ): Promise<Report> {
@@ -94,7 +94,7 @@ export async function convertFile(
  * output) that receives the whole output at the end, once the input is known to be valid.
  */
 export async function convertStream(
-  source: AsyncIterable<Uint8Array | string>,
+  source: ByteSource,
   destination: string | NodeJS.WritableStream,
   options: ConvertOptions = {},
 ): Promise<Report> {

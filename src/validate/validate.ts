@@ -8,6 +8,9 @@ import { runPass } from "./_runPass.js";
 import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
 import { Validation } from "./Validation.js";
 
+/** Bytes or text in pieces: a Node Readable, any async iterable, or an array of chunks. */
+export type ByteSource = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+
 /** Chunk size for reading files: small enough that each decoded chunk dies young in V8's heap. */
 export const READ_CHUNK = 64 * 1024;
 
@@ -20,10 +23,7 @@ const encoder = new TextEncoder();
  * Validates everything `source` yields (a Node Readable, a web ReadableStream, any async
  * iterable of bytes or strings). Stops reading at the first fatal problem.
  */
-export async function validateStream(
-  source: AsyncIterable<Uint8Array | string>,
-  options: ValidateOptions = {},
-): Promise<Report> {
+export async function validateStream(source: ByteSource, options: ValidateOptions = {}): Promise<Report> {
   const normalized = normalizeValidateOptions(options);
   return runPass(asBytes(source), normalized, null, normalized.parallel === true);
 }
@@ -60,6 +60,6 @@ export function validateText(text: string | Uint8Array, options: ValidateOptions
 }
 
 /** Strings from `source` as UTF-8 bytes. */
-export async function* asBytes(source: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array> {
+export async function* asBytes(source: ByteSource): AsyncGenerator<Uint8Array> {
   for await (const chunk of source) yield typeof chunk === "string" ? encoder.encode(chunk) : chunk;
 }

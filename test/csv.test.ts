@@ -1,0 +1,147 @@
+// The CSV reader: any chunking gives the same report, the fast row check says what the row
+// schema says, the dialects and header matching, and where findings land.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type Report, validateStream, validateText } from "../src/index.js";
+import { getValidators } from "../src/schema/validators.js";
+import { chunked, stream, utf8 } from "./support/chunks.js";
+import { csvBytes, csvSpecArb } from "./support/csvText.js";
+import { expectFinding } from "./support/expectFinding.js";
+
+// findings that stop reading: how many bytes were read before it stopped depends on the chunking
+const FATAL = new Set(["csv.quote", "csv.encoding", "csv.record.size", "csv.header.missing", "csv.empty"]);
+const comparable = (report: Report) => {
+  const fatal = report.findings.some((f) => FATAL.has(f.code));
+  return { ...report, stats: { ...report.stats, durationMs: 0, bytes: fatal ? 0 : report.stats.bytes } };
+};
+const csv = (text: string, options = {}) => validateText(text, { format: "csv", ...options });
+const codes = (report: Report) => report.findings.map((f) => f.code);
+
+describe("chunk boundaries", () => {
+  it("do not matter: the same bytes in any chunking give the same report", async () => {
+    await fc.assert(
+      fc.asyncProperty(csvSpecArb, fc.integer({ min: 1, max: 97 }), async (spec, size) => {
+        const bytes = await csvBytes(spec);
+        const whole = validateText(bytes, { format: "csv" });
+        const pieces = await validateStream(stream(chunked(bytes, size)), { format: "csv" });
+        expect(comparable(pieces)).toEqual(comparable(whole));
+        if (!spec.insert) expect(whole.counts.error, JSON.stringify(whole.findings)).toBe(0);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("the row check", () => {
+  const CELLS = ["", "x", " ", "'=", "active", "12", "a@b.co"];
+  const cells = fc.constantFrom(...CELLS);
+
+  it("finds a csv.row.* problem exactly when csv-row.schema.json rejects the row", () => {
+    const schema = getValidators().csvRow;
+    fc.assert(
+      fc.property(fc.boolean(), fc.array(cells, { minLength: 5, maxLength: 5 }), (dialect, row) => {
+        const header = [
+          "email",
+          dialect ? "Licenses" : "licenseName",
+          "licenseStatus",
+          "pricePerUser",
+          "unassignedAmount",
+        ];
+        const keys = [
+          "email",
+          dialect ? "licenses" : "licenseName",
+          "licenseStatus",
+          "pricePerUser",
+          "unassignedAmount",
+        ];
+        const object = Object.fromEntries(
+          keys.flatMap((key, i) => ((row[i] as string) === "" ? [] : [[key, row[i] as string]])),
+        );
+        const report = csv(`${header.join(",")}\n${row.map((c) => (c === " " ? '" "' : c)).join(",")}\n`);
+        const rowProblems = codes(report).filter((c) => c.startsWith("csv.row."));
+        expect(rowProblems.length > 0, `${JSON.stringify(object)}: ${codes(report)}`).toBe(!schema(object));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("dialects and headers", () => {
+  it("matches headers whatever their case, spaces, _ and -", () => {
+    const report = csv("E-Mail,FIRST_NAME,last name,License Name,Price per user\na@b.co,Ada,L,Pro,100\n");
+    expect(report.findings).toEqual([]);
+    expect(report.stats).toMatchObject({ users: 1, licenses: 1, licenseUsers: 1 });
+  });
+
+  it("warns about an unknown header with a did-you-mean hint, and reads the rest", () => {
+    const report = csv("email,frist name\na@b.co,Ada\n");
+    expectFinding(report, {
+      code: "csv.header.unknown",
+      row: 0,
+      line: 1,
+      field: "frist name",
+      hint: 'did you mean "firstName"?',
+    });
+    expect(report.valid).toBe(true);
+  });
+
+  it("reads the spreadsheet dialect: Licenses as a list, statuses in any case, ; delimiter, BOM, CRLF", () => {
+    const text =
+      '\ufeffEmail;Status;Licenses\r\nada@x.io;DELETED;"Pro, Viewer"\r\nbob@x.io;Active;Viewer\r\n';
+    const report = csv(text);
+    expect(report.findings).toEqual([]);
+    expect(report.stats).toMatchObject({ users: 2, licenses: 2, licenseUsers: 3 });
+  });
+
+  it("refuses UTF-16 with a hint", () => {
+    const report = validateText(new Uint8Array([0xff, 0xfe, 0x65, 0x00]), { format: "csv" });
+    expect(expectFinding(report, { code: "csv.encoding", row: 0, line: 1 }).hint).toContain("UTF-8");
+  });
+
+  it("reads old Mac line ends (CR only)", () => {
+    const report = csv("email,firstName\ra@b.co,Ada\rc@d.co,Cy\r");
+    expect(report.findings).toEqual([]);
+    expect(report.stats.users).toBe(2);
+  });
+});
+
+describe("where findings land", () => {
+  it("counts lines as an editor does, quoted line breaks (LF or CR LF) included", () => {
+    const text = 'email,firstName\r\na@b.co,"two\r\nlines"\r\nc@d.co,"x\ny"\r\nbad,Z\r\n';
+    const finding = expectFinding(csv(text), { code: "user.email.format" });
+    expect(finding).toMatchObject({ row: 3, line: 6, field: "email", offset: text.indexOf("bad") });
+  });
+
+  it("places a bad byte at its line and offset, in the column being read", () => {
+    const bytes = new Uint8Array([...utf8("email,firstName\na@b.co,Ad"), 0xff, ...utf8("a\n")]);
+    const finding = expectFinding(validateText(bytes, { format: "csv" }), { code: "csv.encoding" });
+    expect(finding).toMatchObject({ row: 1, line: 2, offset: 25, field: "firstName" });
+  });
+
+  it("places a file cut inside a character at the character", () => {
+    const bytes = new Uint8Array([...utf8("email,firstName\na@b.co,Zo"), 0xc3]);
+    const finding = expectFinding(validateText(bytes, { format: "csv" }), { code: "csv.encoding" });
+    expect(finding).toMatchObject({ row: 1, line: 2, offset: 25 });
+  });
+
+  it("places an unclosed quote where its record opens", () => {
+    const text = 'email,firstName\na@b.co,Ada\nc@d.co,"Cy\nand the rest\n';
+    expect(expectFinding(csv(text), { code: "csv.quote" })).toMatchObject({
+      row: 2,
+      line: 3,
+      offset: text.indexOf("c@d"),
+    });
+  });
+
+  it("names both rows when a user's rows disagree", () => {
+    const text = "email,firstName,licenseName\na@b.co,Ada,Pro\nb@c.co,Bo,Pro\nA@B.CO,Augusta,Viewer\n";
+    const finding = expectFinding(csv(text), {
+      code: "csv.user.conflict",
+      row: 3,
+      line: 4,
+      field: "firstName",
+    });
+    expect(finding.message).toContain("row 1");
+  });
+});
