@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: {
     index: "src/index.ts",
+    server: "src/server/index.ts",
     cli: "src/cli/main.ts",
     // the threads of validateParallel, loaded from next to it
     "scan-worker": "src/validate/_scanWorker.ts",
@@ -13,7 +14,7 @@ export default defineConfig({
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "src/index.ts" } },
+  dts: { entry: { index: "src/index.ts", server: "src/server/index.ts" } },
   sourcemap: true,
   clean: true,
   splitting: true,

@@ -3,7 +3,15 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   // the examples import the package by name, as a user would
-  resolve: { alias: { syncfile: fileURLToPath(new URL("./src/index.ts", import.meta.url)) } },
+  resolve: {
+    alias: [
+      {
+        find: /^syncfile\/server$/,
+        replacement: fileURLToPath(new URL("./src/server/index.ts", import.meta.url)),
+      },
+      { find: /^syncfile$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 30_000,

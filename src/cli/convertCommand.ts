@@ -1,13 +1,12 @@
 // `syncfile convert IN OUT`: validate and write the data file as JSON or CSV, normalised on
 // request; nothing is written when the input has errors, unless forced.
 
-import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { convertFile, convertStream } from "../convert/convert.js";
-import type { RateTable } from "../model/money.js";
 import type { Report } from "../report/Report.js";
 import { describeIoError, sizeOf } from "./_io.js";
 import { Progress } from "./_progress.js";
+import { readRates } from "./_rates.js";
 import { addReportOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
@@ -108,31 +107,4 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
   progress.done();
   reportStream.write(renderReport(report, input, flags, reportStream));
   return report.valid ? EXIT.ok : EXIT.invalid;
-}
-
-/** A rates file: {"EUR": "0.92", …}, or {"base": "USD", "rates": {…}} as exchange-rate services give it. */
-function readRates(file: string, source: string): RateTable {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    const why = error instanceof SyntaxError ? `it is not JSON (${error.message})` : describeIoError(error);
-    throw new UsageError(`cannot read the rates file ${file}: ${why}`);
-  }
-  const object = (v: unknown): v is Record<string, unknown> =>
-    typeof v === "object" && v !== null && !Array.isArray(v);
-  const table = object(parsed) && object(parsed.rates) ? parsed.rates : parsed;
-  if (
-    object(parsed) &&
-    typeof parsed.base === "string" &&
-    parsed.base.toUpperCase() !== source.toUpperCase()
-  ) {
-    throw new UsageError(
-      `the rates in ${file} are from ${parsed.base}, but prices are read as ${source.toUpperCase()}: give rates from ${source.toUpperCase()}, or --source-currency ${parsed.base}`,
-    );
-  }
-  if (!object(table) || !Object.values(table).every((r) => typeof r === "string" || typeof r === "number")) {
-    throw new UsageError(`the rates file ${file} must map currency codes to rates, such as {"EUR": "0.92"}`);
-  }
-  return table as RateTable;
 }

@@ -5,6 +5,7 @@ import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
 import { convertCommand } from "./convertCommand.js";
 import { EXIT } from "./exitCodes.js";
+import { serveCommand } from "./serveCommand.js";
 import { UsageError } from "./UsageError.js";
 import { validateCommand } from "./validateCommand.js";
 
@@ -17,7 +18,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .showHelpAfterError("(add --help for usage)")
     .configureOutput({ outputError: (text, write) => write(`syncfile: ${text.replace(/^error: /, "")}`) })
     .exitOverride();
-  for (const command of [validateCommand(result), convertCommand(result)]) {
+  for (const command of [validateCommand(result), convertCommand(result), serveCommand(result)]) {
     program.addCommand(
       command
         .exitOverride()

@@ -1,0 +1,119 @@
+// `syncfile serve`: the service of the interface document on this machine, for developing
+// and testing integrations (or running it for a team). Nothing to install: the metadata is in
+// an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data.
+
+import { Command, InvalidArgumentError } from "commander";
+import { SeedError } from "../server/AccessReviews.js";
+import { ApiKeys } from "../server/ApiKeys.js";
+import { createServer, type SyncfileServer } from "../server/createServer.js";
+import { describeIoError, parseWholeNumber } from "./_io.js";
+import { readRates } from "./_rates.js";
+import { EXIT } from "./exitCodes.js";
+import { UsageError } from "./UsageError.js";
+
+interface ServeFlags {
+  host: string;
+  port: number;
+  data: string;
+  seed?: string;
+  displayCurrency: string;
+  sourceCurrency?: string;
+  rates?: string;
+  maxUploadBytes?: number;
+}
+
+/** The `serve` command; it runs until interrupted. */
+export function serveCommand(result: { code: number }): Command {
+  return new Command("serve")
+    .description("run the service locally: upload URLs, storage, files, syncs, access reviews")
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option(
+      "--port <port>",
+      "port to listen on (0 picks a free one)",
+      (v: string) => whole("--port", v, 0),
+      8080,
+    )
+    .option("--data <dir>", "where the database and the files are kept", "syncfile-data")
+    .option("--seed <file>", "campaigns and executions to add (JSON; see fixtures/seed.json)")
+    .option("--display-currency <code>", "the organisation's display currency for prices", "USD")
+    .option("--source-currency <code>", "the currency of the files' cents (default: the display currency)")
+    .option("--rates <file>", 'rates from the source currency, {"EUR": "0.92"}, when the two differ')
+    .option("--max-upload-bytes <n>", "largest upload accepted (default 5 GiB)", (v: string) =>
+      whole("--max-upload-bytes", v, 1),
+    )
+    .addHelpText(
+      "after",
+      `
+API keys come from SYNCFILE_API_KEYS (comma-separated). Without it, the server creates one
+on its first start, keeps it in <data>/api-key and prints it that once.
+
+Everything survives a restart; a second server on the same --data shares its database.
+Stop it with Ctrl-C.
+
+Example:
+  $ syncfile serve --port 8080 --data ./syncfile-data --seed fixtures/seed.json`,
+    )
+    .action(async (flags: ServeFlags) => {
+      result.code = await runServe(flags);
+    });
+}
+
+function whole(flag: string, text: string, min: number): number {
+  try {
+    return parseWholeNumber(flag, text, min);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+async function runServe(flags: ServeFlags): Promise<number> {
+  const rates =
+    flags.rates === undefined
+      ? undefined
+      : readRates(flags.rates, flags.sourceCurrency ?? flags.displayCurrency);
+  let server: SyncfileServer;
+  try {
+    server = await createServer({
+      dataDir: flags.data,
+      host: flags.host,
+      port: flags.port,
+      displayCurrency: flags.displayCurrency,
+      ...(flags.sourceCurrency ? { sourceCurrency: flags.sourceCurrency } : {}),
+      ...(rates ? { rates } : {}),
+      ...(flags.seed ? { seed: flags.seed } : {}),
+      ...(flags.maxUploadBytes ? { maxUploadBytes: flags.maxUploadBytes } : {}),
+      apiKeys: ApiKeys.parseList(process.env.SYNCFILE_API_KEYS),
+    });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e instanceof RangeError || e instanceof SeedError) throw new UsageError(e.message);
+    if (e.code === "EADDRINUSE") {
+      process.stderr.write(
+        `syncfile: cannot listen on ${flags.host}:${flags.port}: the port is in use (choose another with --port)\n`,
+      );
+      return EXIT.unreadable;
+    }
+    if (e.code === "EACCES" || e.code === "ENOENT" || e.code === "EROFS") {
+      process.stderr.write(`syncfile: cannot use ${flags.data}: ${describeIoError(e)}\n`);
+      return EXIT.unreadable;
+    }
+    throw error;
+  }
+  if (server.createdApiKey) {
+    process.stdout.write(
+      `created an API key, kept in ${flags.data}/api-key (shown only this once):\n  ${server.createdApiKey}\n`,
+    );
+  } else if (!process.env.SYNCFILE_API_KEYS) {
+    process.stdout.write(`API key: the one in ${flags.data}/api-key\n`);
+  }
+  process.stdout.write(`syncfile serve: listening on ${server.url} (data in ${flags.data})\n`);
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return EXIT.ok;
+}

@@ -1,0 +1,75 @@
+// The HTTP interface the server serves and the client calls: each operation with its method,
+// path and rate limit (per API key, per minute), the file types, and the shapes both agree
+// on. See DESIGN section 3.
+
+/** The operations of the interface, by name. */
+export const OPERATIONS = {
+  fileUploadUrl: { method: "GET", path: "/v1.0/files/url", perMinute: 200 },
+  registerFile: { method: "POST", path: "/v1.0/files", perMinute: 200 },
+  downloadFile: { method: "GET", path: "/v1.0/files/:id/download", perMinute: 600 },
+  syncCustom: { method: "PUT", path: "/v1.0/services/sync/custom", perMinute: 200 },
+  syncCustomCsv: { method: "PUT", path: "/v1.0/services/sync/custom/csv", perMinute: 200 },
+  listExecutions: { method: "GET", path: "/v1.0/accessReviews/campaigns", perMinute: 600 },
+  appAccount: { method: "GET", path: "/v1.0/appAccounts/:id", perMinute: 600 },
+  appAccountUsers: { method: "GET", path: "/v1.0/appAccounts/:id/users", perMinute: 600 },
+} as const;
+
+/** The name of an operation. */
+export type Operation = keyof typeof OPERATIONS;
+
+/** The window of every rate limit. */
+export const RATE_WINDOW_MS = 60_000;
+
+/** What a file registered with POST /v1.0/files is for. */
+export const FILE_TYPES = ["customIntegrationData", "expenseReport", "attachment"] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** How long an upload URL is valid. */
+export const UPLOAD_URL_TTL_MS = 5 * 60_000;
+/** How long a download URL (the target of a download's redirect) is valid. */
+export const DOWNLOAD_URL_TTL_MS = 60_000;
+
+/** Every error body: `report` when a file to sync is invalid. */
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  report?: unknown;
+}
+
+/** An access-review execution. */
+export interface Execution {
+  id: number;
+  campaignId: number;
+  campaignName: string;
+  state: ExecutionState;
+  startTime: string;
+  completionTime: string | null;
+  /** The report archive's file id; null while the archive is being generated. */
+  reportFileId: number | null;
+}
+
+/** inProgress; completed (endedEarly: concluded by an admin before its end); archived. */
+export type ExecutionState = "inProgress" | "completed" | "endedEarly" | "archived";
+
+/** GET /v1.0/accessReviews/campaigns. */
+export interface ExecutionList {
+  completedExecutions: Execution[];
+  archivedExecutions: Execution[];
+  inProgressExecutions: Execution[];
+}
+
+/** The 200 body of a sync. */
+export interface SyncSummary {
+  idSync: number;
+  idFile: number;
+  idAppAccount: number;
+  format: "json" | "csv";
+  users: number;
+  activeUsers: number;
+  licenses: number;
+  licenseUsers: number;
+  warnings: number;
+  displayCurrency: string;
+  durationMs: number;
+}

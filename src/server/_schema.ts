@@ -1,0 +1,85 @@
+// The tables. Plain PostgreSQL: the same statements run on a PostgreSQL server.
+
+/** Creates what is missing; safe to run at every start. */
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS files (
+  id bigserial PRIMARY KEY,
+  path text NOT NULL,
+  type text NOT NULL,
+  content_type text NOT NULL,
+  size bigint NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS uploads (
+  path text PRIMARY KEY,
+  content_type text NOT NULL,
+  size bigint NOT NULL,
+  uploaded_at timestamptz NOT NULL
+);
+CREATE TABLE IF NOT EXISTS app_accounts (
+  id bigint PRIMARY KEY,
+  current_sync bigint,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE IF NOT EXISTS syncs (
+  id bigserial PRIMARY KEY,
+  app_account bigint NOT NULL,
+  file_id bigint NOT NULL,
+  format text NOT NULL,
+  state text NOT NULL,
+  started_at timestamptz NOT NULL,
+  finished_at timestamptz,
+  summary json
+);
+CREATE TABLE IF NOT EXISTS sync_lock (
+  id int PRIMARY KEY CHECK (id = 1),
+  sync_id bigint NOT NULL,
+  holder_pid int NOT NULL,
+  started_at timestamptz NOT NULL
+);
+CREATE TABLE IF NOT EXISTS account_users (
+  sync_id bigint NOT NULL,
+  idx int NOT NULL,
+  email text NOT NULL,
+  external_id text,
+  first_name text,
+  last_name text,
+  status text NOT NULL,
+  external_status text,
+  roles jsonb,
+  last_used_date date,
+  PRIMARY KEY (sync_id, idx)
+);
+CREATE TABLE IF NOT EXISTS account_licenses (
+  sync_id bigint NOT NULL,
+  idx int NOT NULL,
+  name text NOT NULL,
+  price_per_user bigint,
+  currency text NOT NULL,
+  unassigned_amount bigint,
+  PRIMARY KEY (sync_id, idx)
+);
+CREATE TABLE IF NOT EXISTS account_license_users (
+  sync_id bigint NOT NULL,
+  license_idx int NOT NULL,
+  idx int NOT NULL,
+  email text NOT NULL,
+  license_status text NOT NULL,
+  PRIMARY KEY (sync_id, license_idx, idx)
+);
+CREATE INDEX IF NOT EXISTS account_license_users_email ON account_license_users (sync_id, lower(email));
+CREATE TABLE IF NOT EXISTS campaigns (
+  id bigint PRIMARY KEY,
+  name text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS executions (
+  id bigint PRIMARY KEY,
+  campaign_id bigint NOT NULL REFERENCES campaigns (id),
+  final_state text NOT NULL,
+  start_time timestamptz NOT NULL,
+  completion_time timestamptz,
+  applications jsonb NOT NULL,
+  report_file_id bigint,
+  report_claimed_at timestamptz
+);
+`;

@@ -1,0 +1,146 @@
+// Syncs that race, and servers that die: N concurrent syncs give one 200 and N−1 409, also
+// across two server processes on one data directory; a server killed in the middle of a sync
+// restarts with the previous state; a second process takes the database over from a dead one.
+
+import type { ChildProcess } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "./support/cli.js";
+import { bigDocument, call, dataDir, serveProcess, startServer, upload } from "./support/server.js";
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+const sync = (base: string, idFile: number, idAppAccount: number) =>
+  call(base, "PUT", "/v1.0/services/sync/custom", { json: { idFile, idAppAccount } });
+
+describe("one sync at a time", () => {
+  it("gives exactly one 200 and N−1 409 to N concurrent syncs of a large file", async () => {
+    const server = await startServer();
+    try {
+      const idFile = await upload(server.url, "big.json", bigDocument(100_000));
+      const results = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => sync(server.url, idFile, 10 + i)),
+      );
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
+      const refused = results.find((r) => r.status === 409);
+      expect(refused?.body.message).toMatch(
+        /^another sync is running \(sync \d+, started .*\); only one sync runs at a time: try again when it ends$/,
+      );
+      const ok = results.find((r) => r.status === 200);
+      expect(ok?.body).toMatchObject({
+        users: 100_000,
+        activeUsers: 90_000,
+        licenses: 5,
+        licenseUsers: 50_000,
+      });
+      // and once it is done, the next one runs
+      expect((await sync(server.url, idFile, 99)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it("holds across two server processes on one data directory, and the second takes over when the first dies", async () => {
+    const data = dataDir();
+    const a = await serveProcess(data);
+    children.push(a.child);
+    const b = await serveProcess(data);
+    children.push(b.child);
+    const idFile = await upload(a.url, "big.json", bigDocument(100_000));
+    const [fromA, fromB] = await Promise.all([sync(a.url, idFile, 1), sync(b.url, idFile, 2)]);
+    expect([fromA.status, fromB.status].sort()).toEqual([200, 409]);
+    // both see the same database
+    const synced = fromA.status === 200 ? 1 : 2;
+    expect((await call(b.url, "GET", `/v1.0/appAccounts/${synced}`)).status).toBe(200);
+    expect((await call(a.url, "GET", `/v1.0/appAccounts/${synced}`)).status).toBe(200);
+    // the first (the database's owner) dies; the second carries on with the same data
+    a.child.kill("SIGKILL");
+    await new Promise((r) => a.child.once("exit", r));
+    const after = await call(b.url, "GET", `/v1.0/appAccounts/${synced}`);
+    expect(after.status).toBe(200);
+    expect((after.body.users as { active: number }).active).toBe(90_000);
+    expect((await sync(b.url, idFile, 3)).status).toBe(200);
+  }, 180_000);
+});
+
+describe("a server killed in the middle of a sync", () => {
+  it("restarts with the previous state intact, and syncs again", async () => {
+    const data = dataDir();
+    const first = await serveProcess(data);
+    children.push(first.child);
+    const small = await upload(first.url, "small.json", '{"users":[{"email":"before@example.com"}]}');
+    expect((await sync(first.url, small, 5)).status).toBe(200);
+    const big = await upload(first.url, "big.json", bigDocument(300_000));
+    const running = sync(first.url, big, 5).then(
+      (r) => r.status,
+      () => "killed" as const,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    first.child.kill("SIGKILL");
+    expect(await running).toBe("killed");
+    await new Promise((r) => first.child.once("exit", r));
+
+    const second = await serveProcess(data);
+    children.push(second.child);
+    const users = await call(second.url, "GET", "/v1.0/appAccounts/5/users");
+    expect(users.body.users).toEqual([{ email: "before@example.com", licenses: [] }]);
+    const again = await sync(second.url, small, 5);
+    expect(again.status).toBe(200);
+  }, 180_000);
+});
+
+describe("syncfile serve", () => {
+  it("creates an API key on first start, prints it once, and uses it from then on", async () => {
+    const data = dataDir();
+    const env = { SYNCFILE_API_KEYS: "" };
+    const first = await serveProcess(data, env);
+    children.push(first.child);
+    const key = /created an API key, kept in .*api-key \(shown only this once\):\n {2}(sf_\S+)/.exec(
+      first.output(),
+    )?.[1];
+    expect(key).toBeDefined();
+    expect(
+      (await call(first.url, "GET", "/v1.0/accessReviews/campaigns", { key: key as string })).status,
+    ).toBe(200);
+    first.child.kill("SIGTERM");
+    await new Promise((r) => first.child.once("exit", r));
+    const second = await serveProcess(data, env);
+    children.push(second.child);
+    expect(second.output()).not.toContain(key as string);
+    expect(second.output()).toContain("API key: the one in");
+    expect(
+      (await call(second.url, "GET", "/v1.0/accessReviews/campaigns", { key: key as string })).status,
+    ).toBe(200);
+  }, 120_000);
+
+  it("refuses a bad seed and an unknown currency with exit 2, a port in use with exit 3", async () => {
+    const seed = await runCli([
+      "serve",
+      "--data",
+      dataDir(),
+      "--seed",
+      "fixtures/valid/example.json",
+      "--port",
+      "0",
+    ]);
+    expect(seed.code).toBe(2);
+    expect(seed.stderr).toMatch(/^syncfile: fixtures\/valid\/example\.json: campaigns must be an array\n$/);
+    const currency = await runCli(["serve", "--data", dataDir(), "--display-currency", "XYZ", "--port", "0"]);
+    expect(currency.code).toBe(2);
+    expect(currency.stderr).toContain('unknown currency "XYZ"');
+    const server = await startServer();
+    try {
+      const port = new URL(server.url).port;
+      const busy = await runCli(["serve", "--data", dataDir(), "--port", port]);
+      expect(busy.code).toBe(3);
+      expect(busy.stderr).toBe(
+        `syncfile: cannot listen on 127.0.0.1:${port}: the port is in use (choose another with --port)\n`,
+      );
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});

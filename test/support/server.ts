@@ -1,0 +1,149 @@
+// The project's own server for tests: started on a free port over real HTTP, with a clock
+// the test moves, and plain fetch calls (not the client) for the interface's steps.
+
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createServer, type ServerOptions, type SyncfileServer } from "../../src/server/index.js";
+import { cli, root } from "./paths.js";
+
+/** A clock a test moves by hand. */
+export class TestClock {
+  now: number;
+
+  constructor(start = Date.parse("2026-11-21T10:00:00Z")) {
+    this.now = start;
+  }
+
+  readonly read = () => this.now;
+
+  advance(ms: number): void {
+    this.now += ms;
+  }
+}
+
+export const KEY = "test-key-1";
+export const OTHER_KEY = "test-key-2";
+
+/** A fresh data directory. */
+export const dataDir = () => mkdtempSync(join(tmpdir(), "syncfile-server-test-"));
+
+/** A server on a free port with the test keys, a test clock and no background report timer. */
+export async function startServer(
+  options: Partial<ServerOptions> & { clock?: () => number } = {},
+): Promise<SyncfileServer> {
+  return createServer({
+    dataDir: options.dataDir ?? dataDir(),
+    port: 0,
+    apiKeys: [KEY, OTHER_KEY],
+    backgroundReports: false,
+    reportDelayMs: 5000,
+    ...options,
+  });
+}
+
+/** fetch against `base` with the key (unless `key: null`), JSON in and out. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: {
+    key?: string | null;
+    json?: unknown;
+    body?: string;
+    headers?: Record<string, string>;
+    redirect?: "manual" | "follow";
+  } = {},
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers; text: string }> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  const key = options.key === undefined ? KEY : options.key;
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  let body: string | undefined = options.body;
+  if (options.json !== undefined) {
+    headers["content-type"] = "application/json";
+    body = JSON.stringify(options.json);
+  }
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    redirect: options.redirect ?? "manual",
+    ...(body !== undefined ? { body } : {}),
+  });
+  const text = await response.text();
+  let parsed: Record<string, unknown> = {};
+  try {
+    parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  } catch {}
+  return { status: response.status, body: parsed, headers: response.headers, text };
+}
+
+/** The upload procedure (section 4.8): upload URL, PUT to storage, register; resolves to the file id. */
+export async function upload(
+  base: string,
+  name: string,
+  bytes: Uint8Array | string,
+  options: { contentType?: string; type?: string } = {},
+): Promise<number> {
+  const contentType = options.contentType ?? (name.endsWith(".csv") ? "text/csv" : "application/json");
+  const url = await call(
+    base,
+    "GET",
+    `/v1.0/files/url?name=${encodeURIComponent(name)}&type=${encodeURIComponent(contentType)}`,
+  );
+  if (url.status !== 200) throw new Error(`upload URL: ${url.status} ${url.text}`);
+  const { url: target, filePath } = url.body.uploadFileParameters as { url: string; filePath: string };
+  const put = await fetch(target, { method: "PUT", headers: { "content-type": contentType }, body: bytes });
+  if (put.status !== 200) throw new Error(`storage PUT: ${put.status} ${await put.text()}`);
+  const registered = await call(base, "POST", "/v1.0/files", {
+    json: { path: filePath, type: options.type ?? "customIntegrationData" },
+  });
+  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.text}`);
+  return registered.body.id as number;
+}
+
+/** A valid data file of `n` users (each 2nd holding one of 5 licenses), about 150 bytes a user. */
+export function bigDocument(n: number, domain = "example.com"): string {
+  const users: string[] = [];
+  const holders: string[][] = [[], [], [], [], []];
+  for (let i = 0; i < n; i++) {
+    users.push(
+      JSON.stringify({
+        id: String(i),
+        email: `user${i}@${domain}`,
+        firstName: "Ada",
+        lastName: `L${i}`,
+        status: i % 10 === 0 ? "deleted" : "active",
+      }),
+    );
+    if (i % 2 === 0) (holders[i % 5] as string[]).push(JSON.stringify({ email: `user${i}@${domain}` }));
+  }
+  const licenses = holders.map(
+    (h, k) => `{"name":"Plan ${k}","pricePerUser":${1000 + k},"users":[${h.join(",")}]}`,
+  );
+  return `{"users":[${users.join(",\n")}],"licenses":[${licenses.join(",")}]}`;
+}
+
+/** `syncfile serve` as a child process; resolves once it listens, with its URL. */
+export function serveProcess(
+  data: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--data", data], {
+      cwd: root,
+      env: { ...process.env, SYNCFILE_API_KEYS: `${KEY},${OTHER_KEY}`, ...env },
+    });
+    let out = "";
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] as string, output: () => out });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited (${code}) before listening:\n${out}`)));
+  });
+}
