@@ -3,14 +3,23 @@
 // restarts with the previous state; a second process takes the database over from a dead one.
 
 import type { ChildProcess } from "node:child_process";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.js";
-import { bigDocument, call, dataDir, serveProcess, startServer, upload } from "./support/server.js";
+import {
+  bigDocument,
+  call,
+  dataDir,
+  removeDataDirs,
+  serveProcess,
+  startServer,
+  upload,
+} from "./support/server.js";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) child.kill("SIGKILL");
 });
+afterAll(removeDataDirs);
 
 const sync = (base: string, idFile: number, idAppAccount: number) =>
   call(base, "PUT", "/v1.0/services/sync/custom", { json: { idFile, idAppAccount } });
@@ -44,7 +53,7 @@ describe("one sync at a time", () => {
   }, 120_000);
 
   it("holds across two server processes on one data directory, and the second takes over when the first dies", async () => {
-    const data = dataDir();
+    const data = await dataDir();
     const a = await serveProcess(data);
     children.push(a.child);
     const b = await serveProcess(data);
@@ -68,7 +77,7 @@ describe("one sync at a time", () => {
 
 describe("a server killed in the middle of a sync", () => {
   it("restarts with the previous state intact, and syncs again", async () => {
-    const data = dataDir();
+    const data = await dataDir();
     const first = await serveProcess(data);
     children.push(first.child);
     const small = await upload(first.url, "small.json", '{"users":[{"email":"before@example.com"}]}');
@@ -94,7 +103,7 @@ describe("a server killed in the middle of a sync", () => {
 
 describe("syncfile serve", () => {
   it("creates an API key on first start, prints it once, and uses it from then on", async () => {
-    const data = dataDir();
+    const data = await dataDir();
     const env = { SYNCFILE_API_KEYS: "" };
     const first = await serveProcess(data, env);
     children.push(first.child);
@@ -120,7 +129,7 @@ describe("syncfile serve", () => {
     const seed = await runCli([
       "serve",
       "--data",
-      dataDir(),
+      await dataDir(),
       "--seed",
       "fixtures/valid/example.json",
       "--port",
@@ -128,13 +137,21 @@ describe("syncfile serve", () => {
     ]);
     expect(seed.code).toBe(2);
     expect(seed.stderr).toMatch(/^syncfile: fixtures\/valid\/example\.json: campaigns must be an array\n$/);
-    const currency = await runCli(["serve", "--data", dataDir(), "--display-currency", "XYZ", "--port", "0"]);
+    const currency = await runCli([
+      "serve",
+      "--data",
+      await dataDir(),
+      "--display-currency",
+      "XYZ",
+      "--port",
+      "0",
+    ]);
     expect(currency.code).toBe(2);
     expect(currency.stderr).toContain('unknown currency "XYZ"');
     const server = await startServer();
     try {
       const port = new URL(server.url).port;
-      const busy = await runCli(["serve", "--data", dataDir(), "--port", port]);
+      const busy = await runCli(["serve", "--data", await dataDir(), "--port", port]);
       expect(busy.code).toBe(3);
       expect(busy.stderr).toBe(
         `syncfile: cannot listen on 127.0.0.1:${port}: the port is in use (choose another with --port)\n`,

@@ -7,7 +7,7 @@ import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../src/server/index.js";
 import { fixture } from "./support/paths.js";
-import { call, KEY, OTHER_KEY, startServer, TestClock, upload } from "./support/server.js";
+import { call, KEY, OTHER_KEY, removeDataDirs, startServer, TestClock, upload } from "./support/server.js";
 
 const seed = JSON.parse(readFileSync(fixture("seed.json"), "utf8"));
 const clock = new TestClock();
@@ -18,7 +18,10 @@ beforeAll(async () => {
   server = await startServer({ clock: clock.read, seed });
   base = server.url;
 }, 60_000);
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  removeDataDirs();
+});
 
 describe("the upload procedure, a sync, and what it leaves (plain HTTP)", () => {
   it("uploads, registers, syncs, shows the synced state, downloads the same bytes", async () => {
