@@ -3,6 +3,7 @@
 //   BENCH_ROUNDS=5 npm run bench     more alternating rounds (default 3)
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
+//   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { csvData, jsonData } from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate } from "./_measure.mjs";
+import { loadCampaigns, startServe, syncFile } from "./server.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CLI = `${root}dist/cli.js`;
@@ -136,5 +138,27 @@ if (!process.env.BENCH_SKIP_1GB) {
     );
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// ── the server: the campaigns list under load, and a 200 MB sync ──
+if (!process.env.BENCH_SKIP_SERVER) {
+  const data = await jsonData(200);
+  const server = await startServe(CLI, root);
+  try {
+    line();
+    line("syncfile serve (its own process, PGlite in its data directory)");
+    await loadCampaigns(server.url, { connections: 8, seconds: 2 }); // warm up
+    const load = await loadCampaigns(server.url, { connections: 32, seconds: 10 });
+    line(
+      `  GET /v1.0/accessReviews/campaigns, 32 connections, 10 s: ${load.rps.toFixed(0)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms (${load.total} requests, ${load.failed} not 2xx)`,
+    );
+    const sync = await syncFile(server.url, server.pid, data.path);
+    const s = sync.summary;
+    line(
+      `  sync of ${(data.bytes / 1e6).toFixed(0)} MB JSON (${s.users.toLocaleString("en-US")} users, ${s.licenseUsers.toLocaleString("en-US")} license users): ${sync.seconds.toFixed(1)} s, server peak RSS ${mb(sync.rss).trim()}`,
+    );
+  } finally {
+    await server.stop();
   }
 }

@@ -5,9 +5,19 @@
 import { readFileSync } from "node:fs";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Database } from "../src/server/Database.js";
 import type { SyncfileServer } from "../src/server/index.js";
 import { fixture } from "./support/paths.js";
-import { call, KEY, OTHER_KEY, removeDataDirs, startServer, TestClock, upload } from "./support/server.js";
+import {
+  call,
+  dataDir,
+  KEY,
+  OTHER_KEY,
+  removeDataDirs,
+  startServer,
+  TestClock,
+  upload,
+} from "./support/server.js";
 
 const seed = JSON.parse(readFileSync(fixture("seed.json"), "utf8"));
 const clock = new TestClock();
@@ -248,6 +258,38 @@ describe("access reviews", () => {
     );
     expect(Object.keys(files).sort()).toEqual(["NetSuite.csv", "NetSuite.pdf"]);
     expect(new TextDecoder().decode(files["NetSuite.csv"])).toContain("not reviewed");
+  });
+});
+
+describe("the database", () => {
+  it("keeps the exchanges of concurrent clients apart (a Parse of one never meets the Bind of another)", async () => {
+    const db = await Database.open(await dataDir());
+    try {
+      // large parameters arrive in several packets: the gaps are where another client gets in
+      const big = "x".repeat(200_000);
+      const queries = Array.from({ length: 120 }, (_, i) => {
+        const n = 1 + (i % 4);
+        const params = Array.from({ length: n }, (_, k) => i * 10 + k);
+        const sql = `SELECT length($1::text) + ${params.map((_, k) => `$${k + 2}::int`).join(" + ")} AS sum`;
+        return db
+          .query<{ sum: number }>(sql, [big, ...params])
+          .then((r) => [r.rows[0]?.sum, big.length + params.reduce((a, b) => a + b, 0)]);
+      });
+      for (const [got, expected] of await Promise.all(queries)) expect(got).toBe(expected);
+      // and a transaction is not entered by another client's statements (see also the sync below)
+      const inside = db.transaction(async (tx) => {
+        await tx.query("CREATE TEMP TABLE t (v int)");
+        await new Promise((r) => setTimeout(r, 50));
+        return (
+          await tx.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_tables WHERE tablename = 't'")
+        ).rows[0]?.n;
+      });
+      const outside = await db.query<{ one: number }>("SELECT 1 AS one");
+      expect(outside.rows[0]?.one).toBe(1);
+      expect(await inside).toBe(1);
+    } finally {
+      await db.close();
+    }
   });
 });
 

@@ -1,18 +1,21 @@
 // The metadata database: PGlite (PostgreSQL in WebAssembly) in the data directory, so there
 // is nothing to install and the same SQL runs on PostgreSQL. PGlite is one connection and
 // one process, so the first server on a data directory owns it and serves it on a Unix
-// socket (pglite-socket, which keeps each client's transaction whole); every server on that
+// socket (_socketServer.ts: each client's exchanges and transactions kept whole); every server on that
 // directory, the owner included, talks to it through node-postgres. A second server process
 // on the same directory is a client of the first, and takes over when the first is gone.
 
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import pg from "pg";
 import { SCHEMA } from "./_schema.js";
+import { serveOnSocket } from "./_socketServer.js";
 
 /** Something SQL can be sent to: the database, or one transaction. */
 export interface Queryable {
@@ -24,12 +27,14 @@ export interface Queryable {
 
 interface Owned {
   db: PGlite;
-  socket: PGLiteSocketServer;
+  socket: { stop(): Promise<void> };
 }
 
 // the longest Unix socket path is 107 bytes: long data directories get theirs in the temp folder
 const SOCKET_NAME = ".s.PGSQL.5432";
 const INT8 = 20;
+// small caches: the operating system caches the files too, and a local server should stay light
+const SETTINGS = ["shared_buffers = 32MB", "wal_buffers = 2MB"];
 const NUMERIC = 1700;
 
 /** The server's database. */
@@ -138,13 +143,12 @@ export class Database implements Queryable {
 
   async #own(): Promise<Owned> {
     const dir = join(this.#dataDir, "db");
-    mkdirSync(dir, { recursive: true });
-    const db = await PGlite.create(dir);
+    if (!existsSync(join(dir, "PG_VERSION"))) createCluster(dir);
+    const db = await PGlite.create(dir, { postgresqlconf: SETTINGS });
     const socketDir = this.#socketDir();
     mkdirSync(socketDir, { recursive: true });
     rmSync(join(socketDir, SOCKET_NAME), { force: true });
-    const socket = new PGLiteSocketServer({ db, path: join(socketDir, SOCKET_NAME), maxConnections: 256 });
-    await socket.start();
+    const socket = await serveOnSocket(db, join(socketDir, SOCKET_NAME));
     return { db, socket };
   }
 
@@ -199,6 +203,19 @@ export class Database implements Queryable {
     const hash = createHash("sha256").update(this.#dataDir).digest("hex").slice(0, 12);
     return join(tmpdir(), `syncfile-${hash}`);
   }
+}
+
+/**
+ * Creates the PostgreSQL cluster in `dir`, in a child process: initdb takes some 500 MB that
+ * its process never gives back, and a server should not carry that for its whole life.
+ */
+function createCluster(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const pglite = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)}); const db = await PGlite.create(process.argv[1]); await db.close();`;
+  execFileSync(process.execPath, ["--input-type=module", "-e", script, dir], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
 }
 
 /** Whether a process with this id runs (on this machine). */

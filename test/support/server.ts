@@ -152,9 +152,10 @@ export function bigDocument(n: number, domain = "example.com"): string {
 export function serveProcess(
   data: string,
   env: NodeJS.ProcessEnv = {},
+  args: string[] = [],
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--data", data], {
+    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--data", data, ...args], {
       cwd: root,
       env: { ...process.env, SYNCFILE_API_KEYS: `${KEY},${OTHER_KEY}`, ...env },
     });

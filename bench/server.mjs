@@ -1,0 +1,119 @@
+// The server under load: requests per second and p99 latency of the campaigns list with many
+// concurrent connections (autocannon), and the time and peak RSS of syncing a 200 MB file,
+// against `syncfile serve` running as its own process, as a user runs it.
+
+import { spawn } from "node:child_process";
+import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+
+const KEYS = Array.from({ length: 500 }, (_, i) => `bench-key-${i}`);
+
+/** Starts `syncfile serve` on a fresh data directory; resolves to {url, pid, stop()}. */
+export async function startServe(cli, root) {
+  const data = mkdtempSync(join(tmpdir(), "syncfile-bench-serve-"));
+  const child = spawn(
+    process.execPath,
+    [cli, "serve", "--port", "0", "--data", data, "--seed", `${root}fixtures/seed.json`],
+    {
+      env: { ...process.env, SYNCFILE_API_KEYS: KEYS.join(",") },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let out = "";
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.stderr.on("data", (d) => {
+      out += d;
+    });
+    child.on("exit", (code) => reject(new Error(`serve exited (${code}): ${out}`)));
+  });
+  return {
+    url,
+    pid: child.pid,
+    output: () => out,
+    async stop() {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The campaigns list under `connections` concurrent connections for `seconds`, keys in turn. */
+export async function loadCampaigns(url, { connections = 32, seconds = 10 } = {}) {
+  let next = 0;
+  const result = await autocannon({
+    url: `${url}/v1.0/accessReviews/campaigns?limit=100`,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          headers: { ...req.headers, authorization: `Bearer ${KEYS[next++ % KEYS.length]}` },
+        }),
+      },
+    ],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Uploads `path` (three steps), syncs it and measures the sync: seconds, and the server's peak RSS. */
+export async function syncFile(url, pid, path) {
+  const auth = { authorization: `Bearer ${KEYS[0]}` };
+  const json = async (method, route, body) => {
+    const r = await fetch(`${url}${route}`, {
+      method,
+      headers: { ...auth, ...(body ? { "content-type": "application/json" } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${text}`);
+    return JSON.parse(text);
+  };
+  const { uploadFileParameters: target } = await json(
+    "GET",
+    `/v1.0/files/url?name=big.json&type=application/json`,
+  );
+  await new Promise((resolve, reject) => {
+    const put = request(target.url, {
+      method: "PUT",
+      headers: { "content-type": "application/json", "content-length": statSync(path).size },
+    });
+    put.on("response", (res) => {
+      res.resume();
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve() : reject(new Error(`storage PUT: ${res.statusCode}`)),
+      );
+    });
+    put.on("error", reject);
+    createReadStream(path).pipe(put);
+  });
+  const { id } = await json("POST", "/v1.0/files", { path: target.filePath, type: "customIntegrationData" });
+  let peak = 0;
+  const poll = setInterval(() => {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    if (m) peak = Number(m[1]) * 1024;
+  }, 50);
+  const started = process.hrtime.bigint();
+  try {
+    const summary = await json("PUT", "/v1.0/services/sync/custom", { idFile: id, idAppAccount: 1 });
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    return { seconds, rss: peak, summary };
+  } finally {
+    clearInterval(poll);
+  }
+}
