@@ -72,6 +72,7 @@ describe("README", () => {
 
     it("are all shown", () => {
       expect(examples.map((e) => e.note)).toEqual([
+        "example: examples/serve-and-sync.ts",
         "example: examples/validate-file.ts",
         "example: examples/validate-web-stream.ts",
         "example: examples/push-validation.ts",
@@ -110,7 +111,7 @@ describe("README", () => {
     expect(rows).toEqual(Object.entries(catalog).map(([code, e]) => [code, e.severity, e.title]));
   });
 
-  it.each(["validate", "convert"])("documents every option of %s", async (command) => {
+  it.each(["validate", "convert", "serve"])("documents every option of %s", async (command) => {
     const help = (await runCli([command, "--help"])).stdout;
     const flags = [...help.matchAll(/^\s+(-\w, )?(--[a-z-]+)/gm)].map((m) => m[2] as string);
     expect(flags.length).toBeGreaterThan(2);
