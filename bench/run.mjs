@@ -4,6 +4,7 @@
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
+//   BENCH_ONLY=server npm run bench     only some parts: json, csv, server (comma-separated)
 
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -17,6 +18,8 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const CLI = `${root}dist/cli.js`;
 const BASELINE_JSON = `${root}bench/baseline-json.mjs`;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ONLY = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
+const runs = (part) => !ONLY || ONLY.includes(part);
 
 const line = (s = "") => process.stdout.write(`${s}\n`);
 const row = (name, seconds, bytes, rss, note = "") =>
@@ -46,7 +49,7 @@ line(
 line(`wall time is the median of ${ROUNDS} alternating rounds; peak RSS the largest seen`);
 
 // ── JSON validate, 100 MB: syncfile against readFileSync + JSON.parse + ajv ──
-{
+if (runs("json")) {
   const data = await jsonData(100);
   line();
   line(
@@ -63,7 +66,7 @@ line(`wall time is the median of ${ROUNDS} alternating rounds; peak RSS the larg
 }
 
 // ── JSON validate, 1 GB: syncfile alone; the baseline cannot hold the file in a string ──
-if (!process.env.BENCH_SKIP_1GB) {
+if (runs("json") && !process.env.BENCH_SKIP_1GB) {
   const data = await jsonData(1000);
   line();
   line(
@@ -86,7 +89,7 @@ if (!process.env.BENCH_SKIP_1GB) {
 }
 
 // ── CSV: validate and convert 100 MB; convert against Miller (mlr --icsv --ojson cat) ──
-{
+if (runs("csv")) {
   const data = await csvData(100);
   const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
   try {
@@ -119,7 +122,7 @@ if (!process.env.BENCH_SKIP_1GB) {
 }
 
 // ── CSV → JSON, 1 GB: syncfile alone, for its peak RSS ──
-if (!process.env.BENCH_SKIP_1GB) {
+if (runs("csv") && !process.env.BENCH_SKIP_1GB) {
   const data = await csvData(1000);
   const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
   try {
@@ -142,7 +145,7 @@ if (!process.env.BENCH_SKIP_1GB) {
 }
 
 // ── the server: the campaigns list under load, and a 200 MB sync ──
-if (!process.env.BENCH_SKIP_SERVER) {
+if (runs("server") && !process.env.BENCH_SKIP_SERVER) {
   const data = await jsonData(200);
   const server = await startServe(CLI, root);
   try {
