@@ -4,6 +4,7 @@ export default defineConfig({
   entry: {
     index: "src/index.ts",
     server: "src/server/index.ts",
+    client: "src/client/index.ts",
     cli: "src/cli/main.ts",
     // the threads of validateParallel, loaded from next to it
     "scan-worker": "src/validate/_scanWorker.ts",
@@ -14,7 +15,7 @@ export default defineConfig({
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "src/index.ts", server: "src/server/index.ts" } },
+  dts: { entry: { index: "src/index.ts", server: "src/server/index.ts", client: "src/client/index.ts" } },
   sourcemap: true,
   clean: true,
   splitting: true,

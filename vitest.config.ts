@@ -6,6 +6,10 @@ export default defineConfig({
   resolve: {
     alias: [
       {
+        find: /^syncfile\/client$/,
+        replacement: fileURLToPath(new URL("./src/client/index.ts", import.meta.url)),
+      },
+      {
         find: /^syncfile\/server$/,
         replacement: fileURLToPath(new URL("./src/server/index.ts", import.meta.url)),
       },

@@ -3,8 +3,15 @@
 
 import { Command, CommanderError } from "commander";
 import packageJson from "../../package.json" with { type: "json" };
+import { ApiError } from "../client/ApiError.js";
+import { ConnectionError } from "../client/ConnectionError.js";
+import { formatText } from "../report/formatText.js";
+import { useColor } from "./_io.js";
 import { convertCommand } from "./convertCommand.js";
+import { downloadCommand } from "./downloadCommand.js";
 import { EXIT } from "./exitCodes.js";
+import { pushCommand } from "./pushCommand.js";
+import { reportsCommand } from "./reportsCommand.js";
 import { serveCommand } from "./serveCommand.js";
 import { UsageError } from "./UsageError.js";
 import { validateCommand } from "./validateCommand.js";
@@ -18,7 +25,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     .showHelpAfterError("(add --help for usage)")
     .configureOutput({ outputError: (text, write) => write(`syncfile: ${text.replace(/^error: /, "")}`) })
     .exitOverride();
-  for (const command of [validateCommand(result), convertCommand(result), serveCommand(result)]) {
+  for (const command of [
+    validateCommand(result),
+    convertCommand(result),
+    serveCommand(result),
+    pushCommand(result),
+    downloadCommand(result),
+    reportsCommand(result),
+  ]) {
     program.addCommand(
       command
         .exitOverride()
@@ -38,6 +52,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`syncfile: ${error.message}\n`);
       return EXIT.usage;
+    }
+    if (error instanceof ApiError || error instanceof ConnectionError) {
+      // a request that failed for good: one line, and the service's report when it sent one
+      process.stderr.write(`syncfile: ${error.message}\n`);
+      if (error instanceof ApiError && error.report)
+        process.stdout.write(formatText(error.report, { color: useColor(process.stdout) }));
+      return EXIT.invalid;
+    }
+    if ((error as Error).name === "AbortError") {
+      process.stderr.write("syncfile: interrupted\n");
+      return 130;
     }
     const detail = process.env.SYNCFILE_DEBUG ? (error as Error).stack : (error as Error).message;
     process.stderr.write(

@@ -40,6 +40,18 @@ export class SlidingWindow {
     return this.#count < this.limit ? 0 : this.#resetMs(now);
   }
 
+  /** Milliseconds from `now` until the oldest counted event leaves the window (0 when none is counted). */
+  resetMs(now: number): number {
+    this.#expire(now);
+    return this.#resetMs(now);
+  }
+
+  /** Events counted in the window that ends at `now`. */
+  used(now: number): number {
+    this.#expire(now);
+    return this.#count;
+  }
+
   #expire(now: number): void {
     while (this.#count > 0 && (this.#times[this.#start] as number) <= now - this.windowMs) {
       this.#start = (this.#start + 1) % this.limit;

@@ -73,3 +73,50 @@ export interface SyncSummary {
   displayCurrency: string;
   durationMs: number;
 }
+
+/** The 200 body of GET /v1.0/files/url (the client also reads the flat form). */
+export interface UploadFileParameters {
+  /** Where to PUT the bytes, with the same Content-Type as asked for. */
+  url: string;
+  /** What to register with POST /v1.0/files. */
+  filePath: string;
+}
+
+/** GET /v1.0/appAccounts/{id}: what the last sync left (ours; the document has no such read). */
+export interface AppAccountState {
+  idAppAccount: number;
+  /** The summary of the sync that made this state, and when it finished. */
+  lastSync: Partial<SyncSummary> & { finishedAt: string | null };
+  displayCurrency: string;
+  /** Users shown (active) and kept hidden (every other status). */
+  users: { active: number; deleted: number };
+  licenses: {
+    name: string;
+    /** In the display currency's minor unit; null when the file gave none. */
+    pricePerUser: number | null;
+    currency: string;
+    unassignedAmount: number | null;
+    users: { active: number; inactive: number; deleted: number };
+  }[];
+}
+
+/** One shown user of GET /v1.0/appAccounts/{id}/users. */
+export interface AppAccountUser {
+  email: string;
+  id?: string;
+  firstName?: string;
+  lastName?: string;
+  externalStatus?: string;
+  roles?: string[];
+  lastUsedDate?: string;
+  licenses: { name: string; licenseStatus: string }[];
+}
+
+/** GET /v1.0/appAccounts/{id}/users?limit&offset: a page of the shown users. */
+export interface AppAccountUsers {
+  idAppAccount: number;
+  total: number;
+  limit: number;
+  offset: number;
+  users: AppAccountUser[];
+}

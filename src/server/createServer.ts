@@ -8,6 +8,8 @@ import { resolve } from "node:path";
 import type { Readable } from "node:stream";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import {
+  type AppAccountState,
+  type AppAccountUsers,
   DOWNLOAD_URL_TTL_MS,
   FILE_TYPES,
   OPERATIONS,
@@ -439,7 +441,7 @@ function parseOffset(value: unknown): number {
   return Number(value);
 }
 
-async function appAccountState(db: Database, id: number, displayCurrency: string) {
+async function appAccountState(db: Database, id: number, displayCurrency: string): Promise<AppAccountState> {
   const { rows } = await db.query<{
     current_sync: number | null;
     summary: Record<string, unknown> | null;
@@ -492,7 +494,12 @@ async function appAccountState(db: Database, id: number, displayCurrency: string
   };
 }
 
-async function appAccountUsers(db: Database, id: number, limit: number, offset: number) {
+async function appAccountUsers(
+  db: Database,
+  id: number,
+  limit: number,
+  offset: number,
+): Promise<AppAccountUsers> {
   const { rows: account } = await db.query<{ current_sync: number | null }>(
     "SELECT current_sync FROM app_accounts WHERE id = $1",
     [id],

@@ -24,6 +24,20 @@ export class TestClock {
   }
 }
 
+/**
+ * The client's clock over a TestClock: a wait moves the time forward by its length at once,
+ * so that waits of minutes take no time (the limiter reads the time again after each wait).
+ */
+export function clientClock(clock: TestClock): { now(): number; sleep(ms: number): Promise<void> } {
+  return {
+    now: () => clock.now,
+    sleep: async (ms: number) => {
+      clock.advance(Math.max(0, ms));
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
+
 export const KEY = "test-key-1";
 export const OTHER_KEY = "test-key-2";
 

@@ -1,0 +1,80 @@
+// `syncfile download ID [-o FILE]`: a registered file (a data file, a report archive) saved
+// whole or not at all.
+
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { Command } from "commander";
+import { formatBytes } from "../report/formatText.js";
+import { describeIoError } from "./_io.js";
+import { Progress } from "./_progress.js";
+import { addRemoteOptions, connect, interruptSignal, parseId, type RemoteFlags } from "./_remote.js";
+import { EXIT } from "./exitCodes.js";
+
+interface DownloadFlags extends RemoteFlags {
+  output?: string;
+}
+
+/** The `download` command; its exit code goes to `result.code`. */
+export function downloadCommand(result: { code: number }): Command {
+  const command = new Command("download")
+    .description("download a registered file by its id")
+    .argument("<id>", "the file's id", (v: string) => parseId("the file id", v))
+    .option(
+      "-o, --output <path>",
+      "where to save it: a file, or an existing folder (default: the service's file name, here)",
+    );
+  return addRemoteOptions(command)
+    .addHelpText(
+      "after",
+      `
+The file is streamed to a hidden temporary file beside the destination and renamed into
+place when it is complete: a cut connection never leaves a partial file under the name (it
+is retried from a fresh download URL). An existing file of that name is replaced.
+
+Examples:
+  $ syncfile download 1234
+  $ syncfile download 1234 -o reports/review.zip`,
+    )
+    .action(async (id: number, flags: DownloadFlags) => {
+      result.code = await runDownload(id, flags);
+    });
+}
+
+async function runDownload(id: number, flags: DownloadFlags): Promise<number> {
+  const client = connect(flags);
+  const output = flags.output;
+  const intoFolder = output === undefined || isDirectory(output);
+  let progress = null as Progress | null;
+  try {
+    const saved = await client.downloadFile(
+      id,
+      intoFolder ? (name) => join(output ?? ".", name ?? `file-${id}`) : output,
+      {
+        signal: interruptSignal(),
+        onProgress: (received, total) => {
+          progress ??= new Progress(`downloading file ${id}`, total);
+          progress.update(received);
+        },
+      },
+    );
+    progress?.done();
+    process.stdout.write(`saved ${saved.path} (${formatBytes(saved.bytes)})\n`);
+    return EXIT.ok;
+  } catch (error) {
+    progress?.done();
+    const local = error as NodeJS.ErrnoException;
+    if (typeof local.syscall === "string" && typeof local.path === "string") {
+      process.stderr.write(`syncfile: cannot write ${local.path}: ${describeIoError(error)}\n`);
+      return EXIT.unreadable;
+    }
+    throw error;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

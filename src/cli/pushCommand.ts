@@ -1,0 +1,140 @@
+// `syncfile push FILE --app-account N`: check the file here, and only a valid one is uploaded
+// (upload URL, storage PUT, registration) and synced; a running sync is waited out.
+
+import { stat } from "node:fs/promises";
+import { Command } from "commander";
+import { ApiError } from "../client/ApiError.js";
+import { pushFile } from "../client/pushFile.js";
+import type { SyncSummary } from "../http/operations.js";
+import { formatBytes } from "../report/formatText.js";
+import { describeIoError } from "./_io.js";
+import { Progress } from "./_progress.js";
+import {
+  addRemoteOptions,
+  connect,
+  formatDuration,
+  interruptSignal,
+  parseDuration,
+  parseId,
+  type RemoteFlags,
+} from "./_remote.js";
+import { addReportOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
+import { EXIT } from "./exitCodes.js";
+
+interface PushFlags extends ReportFlags, RemoteFlags {
+  appAccount: number;
+  wait?: number;
+}
+
+/** The `push` command; its exit code goes to `result.code`. */
+export function pushCommand(result: { code: number }): Command {
+  const command = new Command("push")
+    .description("check a data file, then upload it and sync it into an app account")
+    .argument("<file>", "the data file (JSON, or CSV by extension)")
+    .requiredOption("--app-account <id>", "the app account to sync into", (v: string) =>
+      parseId("--app-account", v),
+    )
+    .option(
+      "--wait <duration>",
+      "how long to keep trying while another sync is running (0: not at all; default 10m)",
+      (v: string) => parseDuration("--wait", v),
+    );
+  return addRemoteOptions(addReportOptions(command))
+    .addHelpText(
+      "after",
+      `
+The file is validated here first, with the same checks as \`syncfile validate\`; an invalid
+file is refused without a single request. A valid one goes up in the three steps of the
+upload procedure and is synced (PUT /v1.0/services/sync/custom, or …/custom/csv for CSV).
+While another sync is running the service answers 409: push tries again every 2 s until
+--wait runs out. Rate limits are kept; a 429, a 5xx or a lost connection is retried.
+
+Exit codes: 0 synced, 1 invalid file or a failed request, 2 usage error, 3 file unreadable.
+
+Examples:
+  $ syncfile push users.json --app-account 42
+  $ SYNCFILE_BASE_URL=https://api.example.com SYNCFILE_API_KEY=… syncfile push hr-export.csv --app-account 42 --wait 30m`,
+    )
+    .action(async (file: string, flags: PushFlags) => {
+      result.code = await runPush(file, flags);
+    });
+}
+
+async function runPush(file: string, flags: PushFlags): Promise<number> {
+  const client = connect(flags);
+  const wait = flags.wait ?? 10 * 60_000;
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw Object.assign(new Error(), { code: "EISDIR" });
+    size = info.size;
+  } catch (error) {
+    process.stderr.write(`syncfile: cannot read ${file}: ${describeIoError(error)}\n`);
+    return EXIT.unreadable;
+  }
+  const signal = interruptSignal();
+  let progress = new Progress(`validating ${file}`, size);
+  try {
+    const outcome = await pushFile(client, file, {
+      appAccount: flags.appAccount,
+      ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
+      waitMs: wait,
+      pollMs: 2000,
+      signal,
+      validation: {
+        maxErrors: flags.maxErrors,
+        strict: flags.strict === true,
+        onProgress: (bytes) => progress.update(bytes),
+      },
+      onStep: (step) => {
+        progress.done();
+        if (step === "upload") progress = new Progress(`uploading ${file}`, size);
+      },
+      onUploadProgress: (sent) => progress.update(sent),
+      onWaiting: ({ waitedMs, nextMs, message }) =>
+        process.stderr.write(
+          `syncfile: ${message.replace(/^.*? — /, "")}\nsyncfile: waiting: trying again in ${formatDuration(nextMs)} (waited ${formatDuration(waitedMs)} of ${formatDuration(wait)})\n`,
+        ),
+    });
+    progress.done();
+    if (!outcome.synced) {
+      process.stdout.write(renderReport(outcome.report, file, flags, process.stdout));
+      process.stderr.write(
+        `syncfile: ${file} was not uploaded: fix its ${outcome.report.counts.error} error${outcome.report.counts.error === 1 ? "" : "s"} and push again\n`,
+      );
+      return EXIT.invalid;
+    }
+    const { file: uploaded, summary } = outcome;
+    process.stdout.write(
+      flags.format === "json"
+        ? `${JSON.stringify({ file: uploaded, sync: summary })}\n`
+        : describeSync(file, uploaded.id, uploaded.bytes, summary),
+    );
+    return EXIT.ok;
+  } catch (error) {
+    progress.done();
+    if (error instanceof ApiError && error.report) {
+      // the service found what the local check did not: show it against the local file
+      process.stderr.write(`syncfile: ${error.message}\n`);
+      process.stdout.write(renderReport(error.report, file, flags, process.stdout));
+      return EXIT.invalid;
+    }
+    if (error instanceof ApiError && error.status === 409) {
+      process.stderr.write(
+        `syncfile: ${error.message}\nsyncfile: gave up after --wait ${formatDuration(wait)}: push again later, or with a longer --wait\n`,
+      );
+      return EXIT.invalid;
+    }
+    throw error;
+  }
+}
+
+function describeSync(file: string, id: number, bytes: number, s: SyncSummary): string {
+  const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+  return [
+    `pushed ${file} (${formatBytes(bytes)}) as file ${id}, synced into app account ${s.idAppAccount}`,
+    `  ${plural(s.users, "user")} (${s.activeUsers.toLocaleString("en-US")} active), ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}, ${plural(s.warnings, "warning")}`,
+    `  prices in ${s.displayCurrency}; sync ${s.idSync} took ${formatDuration(s.durationMs)}`,
+    "",
+  ].join("\n");
+}

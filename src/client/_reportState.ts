@@ -1,0 +1,55 @@
+// The state file of `syncfile reports` in its folder: which executions' reports were
+// downloaded, which are still being generated, and up to when the executions were all seen.
+// Written to a temporary file and renamed, so an interrupted run leaves the last good state.
+
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+/** The file's name in the reports folder. */
+export const STATE_FILE = ".syncfile-reports.json";
+
+/** What the state file holds. */
+export interface ReportState {
+  version: 1;
+  /** Every finished execution completed up to this time has been seen. */
+  cursor: string | null;
+  /** By execution id: the report downloaded. */
+  downloaded: Record<
+    string,
+    { reportFileId: number; file: string; completionTime: string; downloadedAt: string }
+  >;
+  /** By execution id: finished executions whose report did not exist yet, with their completion time. */
+  pending: Record<string, string>;
+}
+
+/** The state in `dir`, or null when there is none yet. */
+export async function readReportState(dir: string): Promise<ReportState | null> {
+  const path = join(dir, STATE_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  let state: Partial<ReportState>;
+  try {
+    state = JSON.parse(text) as Partial<ReportState>;
+  } catch {
+    state = {};
+  }
+  if (state.version !== 1 || typeof state.downloaded !== "object" || typeof state.pending !== "object") {
+    throw new Error(
+      `${path} is not a state file this version of syncfile wrote: move it away to download every report again`,
+    );
+  }
+  return state as ReportState;
+}
+
+/** Saves the state in `dir`. */
+export async function writeReportState(dir: string, state: ReportState): Promise<void> {
+  const path = join(dir, STATE_FILE);
+  const temp = `${path}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(temp, path);
+}

@@ -1,0 +1,136 @@
+// `syncfile reports` as a library call: downloads the report archive of every finished
+// (completed or archived) execution not downloaded before, remembering what it did in a state
+// file in the folder, and comes back for executions whose report is still being generated.
+
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Execution } from "../http/operations.js";
+import { type ReportState, readReportState, writeReportState } from "./_reportState.js";
+import { isRunningBucket } from "./_tolerant.js";
+import type { CallOptions, Client } from "./createClient.js";
+
+/** What `collectReports` needs. */
+export interface CollectOptions extends CallOptions {
+  /** The folder of the archives and of the state file; created when missing. */
+  dir: string;
+  /** Only executions completed after this time. */
+  since?: Date | string;
+  /** Executions asked for per bucket: the largest the service allows by default (1000). */
+  limit?: number;
+  /** Told after each archive is saved. */
+  onReport?: (report: CollectedReport) => void;
+  /** Bytes of the archive being downloaded. */
+  onProgress?: (execution: Execution, received: number, total: number | null) => void;
+}
+
+/** One archive saved. */
+export interface CollectedReport {
+  execution: Execution;
+  path: string;
+  bytes: number;
+}
+
+/** What one pass did. */
+export interface CollectResult {
+  downloaded: CollectedReport[];
+  /** Finished executions whose report is still being generated: the next pass asks again. */
+  pending: Execution[];
+  /** Reports downloaded into the folder by earlier passes. */
+  known: number;
+  /** Buckets that came back with `limit` executions: older ones may lie beyond them. */
+  full: string[];
+}
+
+/** The service may list an execution a little after it completed: each pass looks back this far. */
+export const LOOK_BACK_MS = 60 * 60_000;
+
+/** One pass: lists the executions, downloads what is new, saves the state. */
+export async function collectReports(client: Client, options: CollectOptions): Promise<CollectResult> {
+  const limit = options.limit ?? 1000;
+  await mkdir(options.dir, { recursive: true });
+  const state: ReportState = (await readReportState(options.dir)) ?? {
+    version: 1,
+    cursor: null,
+    downloaded: {},
+    pending: {},
+  };
+  const list = await client.listExecutions({
+    limit,
+    ...after(state, options.since),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const result: CollectResult = {
+    downloaded: [],
+    pending: [],
+    known: Object.keys(state.downloaded).length,
+    full: [],
+  };
+  let seen = state.cursor === null ? Number.NEGATIVE_INFINITY : Date.parse(state.cursor);
+  for (const [bucket, executions] of Object.entries(list.buckets)) {
+    if (isRunningBucket(bucket)) continue;
+    if (executions.length >= limit) result.full.push(bucket);
+    for (const execution of executions) {
+      if (!execution.completionTime) continue;
+      seen = Math.max(seen, Date.parse(execution.completionTime));
+      const before = state.downloaded[execution.id];
+      if (before && (execution.reportFileId === null || before.reportFileId === execution.reportFileId))
+        continue;
+      if (execution.reportFileId === null) {
+        state.pending[execution.id] = execution.completionTime;
+        result.pending.push(execution);
+        continue;
+      }
+      const saved = await download(client, execution, execution.reportFileId, options);
+      state.downloaded[execution.id] = {
+        reportFileId: execution.reportFileId,
+        file: saved.path,
+        completionTime: execution.completionTime,
+        downloadedAt: new Date().toISOString(),
+      };
+      delete state.pending[execution.id];
+      await writeReportState(options.dir, state);
+      result.downloaded.push(saved);
+      options.onReport?.(saved);
+    }
+  }
+  // a full bucket may hide older executions: keep looking from where we were
+  if (result.full.length === 0 && Number.isFinite(seen)) state.cursor = new Date(seen).toISOString();
+  await writeReportState(options.dir, state);
+  return result;
+}
+
+/** The completedAfter of a pass: the cursor (less the look-back), or before the oldest pending. */
+function after(state: ReportState, since: Date | string | undefined): { completedAfter?: string } {
+  const times: number[] = [];
+  if (state.cursor !== null) times.push(Date.parse(state.cursor) - LOOK_BACK_MS);
+  for (const time of Object.values(state.pending)) times.push(Date.parse(time) - 1);
+  let from = times.length > 0 ? Math.min(...times) : Number.NEGATIVE_INFINITY;
+  if (since !== undefined) from = Math.max(from, since instanceof Date ? since.getTime() : Date.parse(since));
+  return Number.isFinite(from) ? { completedAfter: new Date(from).toISOString() } : {};
+}
+
+async function download(
+  client: Client,
+  execution: Execution,
+  reportFileId: number,
+  options: CollectOptions,
+): Promise<CollectedReport> {
+  const path = join(options.dir, `${slug(execution.campaignName)}-execution-${execution.id}.zip`);
+  const { onProgress, signal } = options;
+  const { bytes } = await client.downloadFile(reportFileId, path, {
+    ...(signal ? { signal } : {}),
+    ...(onProgress ? { onProgress: (received, total) => onProgress(execution, received, total) } : {}),
+  });
+  return { execution, path, bytes };
+}
+
+function slug(name: string): string {
+  const text = name
+    .normalize("NFKD")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+  return text || "campaign";
+}

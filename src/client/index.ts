@@ -1,0 +1,43 @@
+// syncfile/client: the typed client of the interface, and push / download / reports as calls.
+// Re-exports only.
+
+export type {
+  AppAccountState,
+  AppAccountUser,
+  AppAccountUsers,
+  Execution,
+  ExecutionList,
+  ExecutionState,
+  FileType,
+  SyncSummary,
+  UploadFileParameters,
+} from "../http/operations.js";
+export { STATE_FILE } from "./_reportState.js";
+export type { Destination } from "./_saveResponse.js";
+export type { Executions } from "./_tolerant.js";
+export { ApiError } from "./ApiError.js";
+export { type Clock, systemClock } from "./Clock.js";
+export { ConnectionError } from "./ConnectionError.js";
+export {
+  type CollectedReport,
+  type CollectOptions,
+  type CollectResult,
+  collectReports,
+  LOOK_BACK_MS,
+} from "./collectReports.js";
+export {
+  type CallOptions,
+  type Client,
+  type ClientOptions,
+  contentTypeOf,
+  createClient,
+  type DownloadedFile,
+  type DownloadOptions,
+  type RetryEvent,
+  type SyncOptions,
+  type UploadedFile,
+  type UploadOptions,
+} from "./createClient.js";
+export { type PushOptions, type PushResult, pushFile } from "./pushFile.js";
+export { DOCUMENTED_LIMITS, RateLimiter, type RateLimits } from "./RateLimiter.js";
+export { type WatchOptions, watchReports } from "./watchReports.js";
