@@ -14,8 +14,8 @@ export interface WatchOptions extends CollectOptions {
   intervalMs: number;
   /** Ends the watch (between passes, or by aborting the pass under way). */
   signal: AbortSignal;
-  /** Told after each pass. */
-  onPass?: (result: CollectResult) => void;
+  /** Told after each pass; the next pass waits for it. */
+  onPass?: (result: CollectResult) => void | Promise<void>;
   /** Told of a pass that failed and will be tried again. */
   onError?: (error: Error) => void;
   clock?: Clock;
@@ -27,7 +27,7 @@ export async function watchReports(client: Client, options: WatchOptions): Promi
   while (!options.signal.aborted) {
     const started = clock.now();
     try {
-      options.onPass?.(await collectReports(client, options));
+      await options.onPass?.(await collectReports(client, options));
     } catch (error) {
       if (options.signal.aborted) return;
       const passing =

@@ -1,0 +1,388 @@
+// The client against the project's own server over real HTTP (createServer on port 0, no
+// mocked fetch): the upload procedure, downloads that survive a cut connection, the rate
+// limits kept on the client's side, retries, syncs that wait out another sync, push.
+
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  ApiError,
+  ConnectionError,
+  createClient,
+  pushFile,
+  RateLimiter,
+  type RetryEvent,
+} from "../src/client/index.js";
+import type { SyncfileServer } from "../src/server/index.js";
+import { fixture } from "./support/paths.js";
+import { type Proxy, startProxy } from "./support/proxy.js";
+import {
+  bigDocument,
+  call,
+  clientClock,
+  KEY,
+  OTHER_KEY,
+  removeDataDirs,
+  startServer,
+  TestClock,
+  upload,
+} from "./support/server.js";
+
+const work = mkdtempSync(join(tmpdir(), "syncfile-client-test-"));
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+  removeDataDirs();
+});
+
+/** Files in `dir` (temporary .part files included: they start with a dot). */
+const listing = (dir: string) => readdirSync(dir).sort();
+
+describe("the upload procedure, syncs and downloads", () => {
+  let server: SyncfileServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  it("uploads a file in three steps, syncs it, reads the account and downloads the file byte-identical", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    const path = fixture("valid/example.json");
+    const progress: number[] = [];
+    const file = await client.uploadFile(path, { onProgress: (sent) => progress.push(sent) });
+    expect(file).toMatchObject({
+      name: "example.json",
+      contentType: "application/json",
+      bytes: statSync(path).size,
+    });
+    expect(file.filePath).toMatch(/^\d+\/example\.json$/);
+    expect(progress.at(-1)).toBe(statSync(path).size);
+
+    const summary = await client.sync(file.id, 11);
+    expect(summary).toMatchObject({
+      idFile: file.id,
+      idAppAccount: 11,
+      format: "json",
+      users: 3,
+      activeUsers: 2,
+    });
+    const account = await client.appAccount(11);
+    expect(account.licenses.map((l) => l.name)).toEqual(["Pro", "Viewer"]);
+    const users = await client.appAccountUsers(11, { limit: 1 });
+    expect(users).toMatchObject({ total: 2, limit: 1, offset: 0 });
+
+    expect(await client.getDownloadUrl(file.id)).toMatch(/\/storage\/\d+\/example\.json\?X-Expires=/);
+    const dest = join(work, "copy.json");
+    const saved = await client.downloadFile(file.id, dest);
+    expect(saved).toEqual({ path: dest, bytes: statSync(path).size });
+    expect(readFileSync(dest)).toEqual(readFileSync(path));
+  });
+
+  it("uploads CSV as text/csv and syncs it with the CSV operation", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    const file = await client.uploadFile(fixture("valid/example.csv"));
+    expect(file.contentType).toBe("text/csv");
+    const summary = await client.sync(file.id, 12, { format: "csv" });
+    expect(summary).toMatchObject({ format: "csv", users: 3 });
+  });
+
+  it("names a download after the server's file name when asked to", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    const { id } = await client.uploadFile(fixture("valid/minimal.json"), { type: "attachment" });
+    const dir = mkdtempSync(join(work, "named-"));
+    const saved = await client.downloadFile(id, (name) => join(dir, name ?? "fallback"));
+    expect(saved.path).toBe(join(dir, "minimal.json"));
+    expect(listing(dir)).toEqual(["minimal.json"]);
+  });
+
+  it("carries the service's validation report on the ApiError of an invalid file's sync", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    const { id } = await client.uploadFile(fixture("invalid/license.user.duplicate.json"));
+    const error = await client.sync(id, 13).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    const apiError = error as ApiError;
+    expect(apiError).toMatchObject({ method: "PUT", path: "/v1.0/services/sync/custom", status: 400 });
+    expect(apiError.message).toMatch(
+      /^\[PUT\] \/v1\.0\/services\/sync\/custom: 400 Bad Request — the file is invalid/,
+    );
+    expect(apiError.report?.valid).toBe(false);
+    expect(apiError.report?.findings.map((f) => f.code)).toEqual(["license.user.duplicate"]);
+  });
+
+  it("fails with an ApiError that names the method, the path, the status and the service's message", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    await expect(client.downloadFile(999_999, join(work, "never.json"))).rejects.toThrow(
+      "[GET] /v1.0/files/999999/download: 404 Not Found — file 999999 not found",
+    );
+    expect(existsSync(join(work, "never.json"))).toBe(false);
+    const wrong = createClient({ baseUrl: server.url, apiKey: "wrong-key" });
+    const error = (await wrong.listExecutions().catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.status).toBe(401);
+    expect(error.message).toBe("[GET] /v1.0/accessReviews/campaigns: 401 Unauthorized — invalid API key");
+  });
+
+  it("gives up on a service that does not answer after a bounded number of retries", async () => {
+    const events: RetryEvent[] = [];
+    const client = createClient({
+      baseUrl: "http://127.0.0.1:1",
+      apiKey: KEY,
+      retries: 3,
+      backoffMs: 1,
+      onRetry: (e) => events.push(e),
+    });
+    const error = await client.listExecutions().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/connection refused/);
+    expect(events.map((e) => [e.attempt, e.status])).toEqual([
+      [1, null],
+      [2, null],
+      [3, null],
+    ]);
+  });
+
+  it("refuses a base URL that is not http(s), and ids below 1", async () => {
+    expect(() => createClient({ baseUrl: "ftp://example.com", apiKey: KEY })).toThrow(
+      /http:\/\/ or https:\/\//,
+    );
+    expect(() => createClient({ baseUrl: "not a url", apiKey: KEY })).toThrow(/base URL/);
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    await expect(client.appAccount(0)).rejects.toThrow(/at least 1/);
+  });
+
+  describe("a download whose connection drops mid-file", () => {
+    let proxy: Proxy;
+    let id: number;
+    let bytes: Buffer;
+    beforeAll(async () => {
+      proxy = await startProxy(server.url);
+      bytes = randomBytes(600_000);
+      const source = join(work, "blob.bin");
+      writeFileSync(source, bytes);
+      id = (
+        await createClient({ baseUrl: server.url, apiKey: KEY }).uploadFile(source, { type: "attachment" })
+      ).id;
+    });
+    afterAll(() => proxy.close());
+
+    it("leaves no file under the final name, nor a temporary file", async () => {
+      const dir = mkdtempSync(join(work, "cut-"));
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY, retries: 0 });
+      proxy.cutNext(/^GET \/storage\//, 200_000);
+      const error = await client.downloadFile(id, join(dir, "blob.bin")).catch((e: unknown) => e);
+      expect(proxy.cuts).toBe(1);
+      expect(error).toBeInstanceOf(ConnectionError);
+      expect(listing(dir)).toEqual([]);
+    });
+
+    it("is retried from a fresh download URL and completes byte-identical", async () => {
+      const dir = mkdtempSync(join(work, "retried-"));
+      const events: RetryEvent[] = [];
+      const client = createClient({
+        baseUrl: proxy.url,
+        apiKey: KEY,
+        backoffMs: 1,
+        onRetry: (e) => events.push(e),
+      });
+      const before = proxy.requests.length;
+      proxy.cutNext(/^GET \/storage\//, 300_000);
+      const saved = await client.downloadFile(id, join(dir, "blob.bin"));
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ method: "GET", status: null, attempt: 1 });
+      expect(saved.bytes).toBe(bytes.length);
+      expect(readFileSync(join(dir, "blob.bin")).equals(bytes)).toBe(true);
+      expect(listing(dir)).toEqual(["blob.bin"]);
+      // two downloads asked for, two storage GETs made
+      const made = proxy.requests.slice(before).map((line) => line.split("?")[0]);
+      expect(made).toEqual([
+        `GET /v1.0/files/${id}/download`,
+        expect.stringMatching(/^GET \/storage\//),
+        `GET /v1.0/files/${id}/download`,
+        expect.stringMatching(/^GET \/storage\//),
+      ]);
+    });
+
+    it("keeps an existing file of that name untouched until the new one is complete", async () => {
+      const dir = mkdtempSync(join(work, "keep-"));
+      const dest = join(dir, "blob.bin");
+      writeFileSync(dest, "the previous version");
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY, retries: 0 });
+      proxy.cutNext(/^GET \/storage\//, 100_000);
+      await expect(client.downloadFile(id, dest)).rejects.toBeInstanceOf(ConnectionError);
+      expect(readFileSync(dest, "utf8")).toBe("the previous version");
+      expect(listing(dir)).toEqual(["blob.bin"]);
+    });
+  });
+});
+
+describe("rate limits", () => {
+  it("sends 250 uploads in a burst without a 429, waiting only as long as the limits require", async () => {
+    const clock = new TestClock();
+    const server = await startServer({ clock: clock.read });
+    try {
+      const events: RetryEvent[] = [];
+      const client = createClient({
+        baseUrl: server.url,
+        apiKey: KEY,
+        clock: clientClock(clock),
+        onRetry: (e) => events.push(e),
+      });
+      const start = clock.now;
+      const path = fixture("valid/minimal.json");
+      const finished: number[] = [];
+      const ids: number[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < 250) {
+          const n = next++;
+          ids.push((await client.uploadFile(path, { name: `upload-${n}.json` })).id);
+          finished.push(clock.now);
+        }
+      };
+      await Promise.all(Array.from({ length: 10 }, worker));
+
+      expect(events).toEqual([]); // no 429 (nor anything else) was retried
+      expect(new Set(ids).size).toBe(250);
+      // 200 upload URLs (and registrations) a minute: the 201st waits for the first to leave
+      // the window, exactly one minute, and nothing waits longer
+      expect(clock.now - start).toBe(60_000);
+      expect(finished.filter((t) => t === start).length).toBeGreaterThanOrEqual(190);
+      expect(finished.filter((t) => t === start + 60_000).length).toBe(
+        250 - finished.filter((t) => t === start).length,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("still retries a 429 after its Retry-After", async () => {
+    const clock = new TestClock();
+    const server = await startServer({ clock: clock.read });
+    try {
+      // another program with the same key has used the minute's 200 upload URLs
+      for (let i = 0; i < 200; i++) {
+        const r = await call(server.url, "GET", "/v1.0/files/url?name=a.json&type=application/json");
+        expect(r.status).toBe(200);
+      }
+      const events: RetryEvent[] = [];
+      const client = createClient({
+        baseUrl: server.url,
+        apiKey: KEY,
+        clock: clientClock(clock),
+        onRetry: (e) => events.push(e),
+      });
+      const start = clock.now;
+      const parameters = await client.getUploadUrl("b.json", "application/json");
+      expect(parameters.filePath).toMatch(/\/b\.json$/);
+      expect(events).toEqual([
+        expect.objectContaining({ status: 429, waitMs: 60_000, attempt: 1, path: "/v1.0/files/url" }),
+      ]);
+      expect(clock.now - start).toBe(60_000);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("counts a call from its answer, and holds a call while every slot is in flight", async () => {
+    const clock = new TestClock(0);
+    const limiter = new RateLimiter({ listExecutions: 2 }, clientClock(clock), 1000);
+    const first = await limiter.acquire("listExecutions");
+    const second = await limiter.acquire("listExecutions");
+    let third = false;
+    const waiting = limiter.acquire("listExecutions").then((release) => {
+      third = true;
+      return release;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(third).toBe(false); // two calls in flight: no slot, and no time passes
+    clock.advance(300);
+    first(); // answered at 300: its slot frees at 1300
+    second();
+    (await waiting)();
+    expect(third).toBe(true);
+    expect(clock.now).toBe(1300);
+    expect(limiter.waitedMs).toBe(1000);
+  });
+});
+
+describe("a sync while another sync runs", () => {
+  let server: SyncfileServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server.close());
+
+  /** Starts a long sync with plain HTTP and resolves once the service holds it (a probe gets 409). */
+  async function holdSync(): Promise<{ running: Promise<{ status: number }> }> {
+    const big = await upload(server.url, "big.json", bigDocument(150_000));
+    const small = await upload(server.url, "probe.json", readFileSync(fixture("valid/minimal.json")));
+    const running = call(server.url, "PUT", "/v1.0/services/sync/custom", {
+      key: OTHER_KEY,
+      json: { idFile: big, idAppAccount: 21 },
+    });
+    for (let i = 0; i < 500; i++) {
+      const probe = await call(server.url, "PUT", "/v1.0/services/sync/custom", {
+        key: OTHER_KEY,
+        json: { idFile: small, idAppAccount: 22 },
+      });
+      if (probe.status === 409) return { running };
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error("the long sync never held the service");
+  }
+
+  it("gives up at once with --wait 0, and otherwise waits, telling why, and succeeds", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    const { id } = await client.uploadFile(fixture("valid/example.json"));
+
+    let { running } = await holdSync();
+    const refused = (await client.sync(id, 23, { waitMs: 0 }).catch((e: unknown) => e)) as ApiError;
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.status).toBe(409);
+    expect(refused.message).toMatch(/409 Conflict — another sync is running/);
+    expect((await running).status).toBe(200);
+
+    ({ running } = await holdSync());
+    const waits: { waitedMs: number; nextMs: number; message: string }[] = [];
+    const summary = await client.sync(id, 23, { pollMs: 100, onWaiting: (w) => waits.push(w) });
+    expect(summary).toMatchObject({ idFile: id, idAppAccount: 23, users: 3 });
+    expect(waits.length).toBeGreaterThan(0);
+    expect(waits[0]?.message).toMatch(/another sync is running/);
+    expect((await running).status).toBe(200);
+  });
+});
+
+describe("pushFile", () => {
+  it("refuses an invalid file without a single request, and pushes a valid one", async () => {
+    const server = await startServer();
+    const proxy = await startProxy(server.url);
+    try {
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY });
+      const refused = await pushFile(client, fixture("invalid/license.user.duplicate.json"), {
+        appAccount: 31,
+      });
+      expect(refused.synced).toBe(false);
+      expect(refused.report.counts.error).toBe(1);
+      expect(proxy.requests).toEqual([]);
+
+      const steps: string[] = [];
+      const pushed = await pushFile(client, fixture("valid/example.csv"), {
+        appAccount: 31,
+        onStep: (s) => steps.push(s),
+      });
+      expect(steps).toEqual(["validate", "upload", "sync"]);
+      if (!pushed.synced) throw new Error("not synced");
+      expect(pushed.summary).toMatchObject({ format: "csv", idAppAccount: 31, users: 3 });
+      expect(proxy.requests.map((line) => line.split("?")[0])).toEqual([
+        "GET /v1.0/files/url",
+        expect.stringMatching(/^PUT \/storage\/\d+\/example\.csv$/),
+        "POST /v1.0/files",
+        "PUT /v1.0/services/sync/custom/csv",
+      ]);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+});
