@@ -17,7 +17,7 @@ import {
 } from "../src/client/index.js";
 import type { SyncfileServer } from "../src/server/index.js";
 import { fixture } from "./support/paths.js";
-import { type Proxy, startProxy } from "./support/proxy.js";
+import { type FaultyProxy, startProxy } from "./support/proxy.js";
 import {
   bigDocument,
   call,
@@ -152,7 +152,7 @@ describe("the upload procedure, syncs and downloads", () => {
   });
 
   describe("a download whose connection drops mid-file", () => {
-    let proxy: Proxy;
+    let proxy: FaultyProxy;
     let id: number;
     let bytes: Buffer;
     beforeAll(async () => {

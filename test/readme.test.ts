@@ -73,6 +73,7 @@ describe("README", () => {
     it("are all shown", () => {
       expect(examples.map((e) => e.note)).toEqual([
         "example: examples/serve-and-sync.ts",
+        "example: examples/push-and-reports.ts",
         "example: examples/validate-file.ts",
         "example: examples/validate-web-stream.ts",
         "example: examples/push-validation.ts",
@@ -111,10 +112,13 @@ describe("README", () => {
     expect(rows).toEqual(Object.entries(catalog).map(([code, e]) => [code, e.severity, e.title]));
   });
 
-  it.each(["validate", "convert", "serve"])("documents every option of %s", async (command) => {
-    const help = (await runCli([command, "--help"])).stdout;
-    const flags = [...help.matchAll(/^\s+(-\w, )?(--[a-z-]+)/gm)].map((m) => m[2] as string);
-    expect(flags.length).toBeGreaterThan(2);
-    for (const flag of flags) expect(readme, flag).toMatch(new RegExp(`\`[^\`]*${flag}[ \`<]`));
-  });
+  it.each(["validate", "convert", "serve", "push", "download", "reports"])(
+    "documents every option of %s",
+    async (command) => {
+      const help = (await runCli([command, "--help"])).stdout;
+      const flags = [...help.matchAll(/^\s+(-\w, )?(--[a-z-]+)/gm)].map((m) => m[2] as string);
+      expect(flags.length).toBeGreaterThan(2);
+      for (const flag of flags) expect(readme, flag).toMatch(new RegExp(`\`[^\`]*${flag}[ \`<]`));
+    },
+  );
 });

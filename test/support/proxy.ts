@@ -4,7 +4,7 @@
 
 import { connect, createServer, type Socket } from "node:net";
 
-export interface Proxy {
+export interface FaultyProxy {
   /** The proxy's base URL; the server's redirects come back through it (they use the Host header). */
   readonly url: string;
   /** Request lines seen, e.g. "GET /v1.0/files/url?…". */
@@ -17,7 +17,7 @@ export interface Proxy {
 }
 
 /** A proxy on a free port of 127.0.0.1 forwarding to `target` (http://host:port). */
-export async function startProxy(target: string): Promise<Proxy> {
+export async function startProxy(target: string): Promise<FaultyProxy> {
   const upstream = new URL(target);
   const requests: string[] = [];
   const sockets = new Set<Socket>();

@@ -1,0 +1,194 @@
+// `syncfile push | download | reports` as a user runs them, against the project's own server
+// over real HTTP: exit codes, one-line errors, nothing sent for an invalid file.
+
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SyncfileServer } from "../src/server/index.js";
+import { runCli } from "./support/cli.js";
+import { fixture } from "./support/paths.js";
+import { type FaultyProxy, startProxy } from "./support/proxy.js";
+import { bigDocument, call, KEY, OTHER_KEY, removeDataDirs, startServer, upload } from "./support/server.js";
+
+let server: SyncfileServer;
+let proxy: FaultyProxy;
+const work = mkdtempSync(join(tmpdir(), "syncfile-cli-client-"));
+beforeAll(async () => {
+  server = await startServer({ seed: fixture("seed.json"), reportDelayMs: 0 });
+  await server.generateReports();
+  proxy = await startProxy(server.url);
+});
+afterAll(async () => {
+  await proxy.close();
+  await server.close();
+  rmSync(work, { recursive: true, force: true });
+  removeDataDirs();
+});
+
+/** The CLI with the service's URL and key in the environment. */
+const syncfile = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runCli(args, { env: { ...process.env, SYNCFILE_BASE_URL: server.url, SYNCFILE_API_KEY: KEY, ...env } });
+
+describe("syncfile push", () => {
+  it("refuses an invalid file with its report, exit 1, and not a single request", async () => {
+    const before = proxy.requests.length;
+    const r = await syncfile(["push", fixture("invalid/license.user.duplicate.json"), "--app-account", "5"], {
+      SYNCFILE_BASE_URL: proxy.url,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("error license.user.duplicate");
+    expect(r.stderr).toBe(
+      `syncfile: ${fixture("invalid/license.user.duplicate.json")} was not uploaded: fix its 1 error and push again\n`,
+    );
+    expect(proxy.requests.length).toBe(before);
+  });
+
+  it("uploads, registers and syncs a valid JSON file and prints the summary", async () => {
+    const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "5"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^pushed .*example\.json \(1\.0 KB\) as file \d+, synced into app account 5\n {2}3 users \(2 active\), 2 licenses, 3 license users, 0 warnings\n {2}prices in USD; sync \d+ took /,
+    );
+    const account = await call(server.url, "GET", "/v1.0/appAccounts/5");
+    expect(account.body.users).toEqual({ active: 2, deleted: 1 });
+  });
+
+  it("pushes CSV, and prints JSON with --format json", async () => {
+    const r = await syncfile([
+      "push",
+      fixture("valid/example.csv"),
+      "--app-account",
+      "6",
+      "--format",
+      "json",
+    ]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.file).toMatchObject({ name: "example.csv", contentType: "text/csv" });
+    expect(out.sync).toMatchObject({ format: "csv", idAppAccount: 6, users: 3 });
+  });
+
+  it("says in one line that the key is wrong: no stack trace", async () => {
+    const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "5"], {
+      SYNCFILE_API_KEY: "wrong-key",
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("syncfile: [GET] /v1.0/files/url: 401 Unauthorized — invalid API key\n");
+    expect(r.stdout).toBe("");
+  });
+
+  it("waits while another sync runs, says so, and then syncs", async () => {
+    const big = await upload(server.url, "big.json", bigDocument(150_000));
+    const probe = await upload(server.url, "probe.json", readFileSync(fixture("valid/minimal.json")));
+    const running = call(server.url, "PUT", "/v1.0/services/sync/custom", {
+      key: OTHER_KEY,
+      json: { idFile: big, idAppAccount: 7 },
+    });
+    for (let held = false; !held; ) {
+      const r = await call(server.url, "PUT", "/v1.0/services/sync/custom", {
+        key: OTHER_KEY,
+        json: { idFile: probe, idAppAccount: 8 },
+      });
+      held = r.status === 409;
+    }
+    const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "2m"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      /^syncfile: another sync is running \(sync \d+, started .*\); only one sync runs at a time: try again when it ends\nsyncfile: waiting: trying again in 2 s \(waited \d+ ms of 2 min\)\n/,
+    );
+    expect(r.stdout).toMatch(/synced into app account 9/);
+    expect((await running).status).toBe(200);
+  });
+
+  it("explains every wrong flag with exit 2, and an unreadable file with exit 3", async () => {
+    const cases: [string[], NodeJS.ProcessEnv, RegExp][] = [
+      [["push", fixture("valid/example.json")], {}, /required option '--app-account <id>' not specified/],
+      [
+        ["push", fixture("valid/example.json"), "--app-account", "0"],
+        {},
+        /--app-account takes a whole number of at least 1, not "0"/,
+      ],
+      [
+        ["push", fixture("valid/example.json"), "--app-account", "1", "--wait", "soon"],
+        {},
+        /--wait takes a duration such as 30s, 10m or 1h, not "soon"/,
+      ],
+      [
+        ["push", fixture("valid/example.json"), "--app-account", "1"],
+        { SYNCFILE_BASE_URL: "" },
+        /no service URL: pass --base-url/,
+      ],
+      [
+        ["push", fixture("valid/example.json"), "--app-account", "1"],
+        { SYNCFILE_API_KEY: "" },
+        /no API key: pass --api-key/,
+      ],
+      [
+        ["push", fixture("valid/example.json"), "--app-account", "1", "--base-url", "ftp://x"],
+        {},
+        /must start with http:\/\/ or https:\/\//,
+      ],
+      [["download", "abc"], {}, /the file id takes a whole number of at least 1, not "abc"/],
+      [["reports", "--limit", "1001"], {}, /--limit takes a whole number from 1 to 1000, not "1001"/],
+      [["reports", "--since", "yesterday"], {}, /--since takes an ISO 8601 time/],
+      [["reports", "--interval", "5m"], {}, /--interval goes with --watch/],
+    ];
+    for (const [args, env, message] of cases) {
+      const r = await syncfile(args, env);
+      expect([args, r.code]).toEqual([args, 2]);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    const missing = await syncfile(["push", join(work, "nope.json"), "--app-account", "1"]);
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toBe(
+      `syncfile: cannot read ${join(work, "nope.json")}: no such file or directory\n`,
+    );
+  });
+});
+
+describe("syncfile download", () => {
+  it("saves a file byte-identical, under -o or under the service's name in a folder", async () => {
+    const id = await upload(server.url, "users.json", readFileSync(fixture("valid/example.json")));
+    const dest = join(work, "copy.json");
+    const r = await syncfile(["download", String(id), "-o", dest]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`saved ${dest} (1.0 KB)\n`);
+    expect(readFileSync(dest)).toEqual(readFileSync(fixture("valid/example.json")));
+
+    const dir = mkdtempSync(join(work, "into-"));
+    const named = await syncfile(["download", String(id), "-o", dir]);
+    expect(named.code).toBe(0);
+    expect(readdirSync(dir)).toEqual(["users.json"]);
+  });
+
+  it("reports an unknown id in one line, and an unwritable destination with exit 3", async () => {
+    const unknown = await syncfile(["download", "987654"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe(
+      "syncfile: [GET] /v1.0/files/987654/download: 404 Not Found — file 987654 not found\n",
+    );
+    const id = await upload(server.url, "users.json", readFileSync(fixture("valid/example.json")));
+    const nowhere = join(work, "missing-folder", "copy.json");
+    const r = await syncfile(["download", String(id), "-o", nowhere]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe(`syncfile: cannot write ${nowhere}: no such file or directory\n`);
+  });
+});
+
+describe("syncfile reports", () => {
+  it("downloads every finished execution's archive, and on the next run only what is new", async () => {
+    const dir = join(work, "reviews");
+    const first = await syncfile(["reports", "--out", dir]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^saved .*execution-\d+\.zip \(.*\): execution \d+ of "/m);
+    expect(first.stdout).toMatch(/4 new reports, 0 downloaded before\n$/);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".zip"))).toHaveLength(4);
+
+    const again = await syncfile(["reports", "--out", dir]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("0 new reports, 4 downloaded before\n");
+  });
+});
