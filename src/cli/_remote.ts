@@ -66,12 +66,19 @@ export function formatDuration(ms: number): string {
   return rest ? `${Math.floor(minutes / 60)} h ${rest} min` : `${Math.floor(minutes / 60)} h`;
 }
 
-/** A signal that aborts on the first Ctrl-C (or SIGTERM); a second one ends the process at once. */
+/**
+ * A signal that aborts on Ctrl-C (or SIGTERM), so that a download removes its temporary file;
+ * work that cannot be aborted (a local validation) gets a moment, then the process ends.
+ */
 export function interruptSignal(): AbortSignal {
   const controller = new AbortController();
   const stop = () => {
     if (controller.signal.aborted) process.exit(130);
     controller.abort(Object.assign(new Error("interrupted"), { name: "AbortError" }));
+    setTimeout(() => {
+      process.stderr.write("\nsyncfile: interrupted\n");
+      process.exit(130);
+    }, 1500).unref();
   };
   process.once("SIGINT", stop).once("SIGTERM", stop);
   return controller.signal;

@@ -7,8 +7,10 @@ import { STATE_FILE } from "../client/_reportState.js";
 import type { CollectedReport, CollectResult } from "../client/collectReports.js";
 import { collectReports } from "../client/collectReports.js";
 import { watchReports } from "../client/watchReports.js";
+import type { Execution } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";
 import { describeIoError } from "./_io.js";
+import { Progress } from "./_progress.js";
 import {
   addRemoteOptions,
   connect,
@@ -83,12 +85,21 @@ async function runReports(flags: ReportsFlags): Promise<number> {
     throw new UsageError("--interval must be at least 1s");
   const client = connect(flags);
   const signal = interruptSignal();
+  let progress = null as Progress | null;
   const options = {
     dir: flags.out,
     limit: flags.limit,
     signal,
     ...(flags.since ? { since: flags.since } : {}),
-    onReport: (report: CollectedReport) => process.stdout.write(describeReport(report)),
+    onProgress: (execution: Execution, received: number, total: number | null) => {
+      progress ??= new Progress(`report of execution ${execution.id}`, total);
+      progress.update(received);
+    },
+    onReport: (report: CollectedReport) => {
+      progress?.done();
+      progress = null;
+      process.stdout.write(describeReport(report));
+    },
   };
   try {
     if (!flags.watch) {
@@ -99,12 +110,12 @@ async function runReports(flags: ReportsFlags): Promise<number> {
     process.stderr.write(
       `syncfile: watching for reports every ${formatDuration(intervalMs)}; Ctrl-C stops\n`,
     );
-    let pending = "";
+    let pending: string | null = null;
     await watchReports(client, {
       ...options,
       intervalMs,
       onPass: (pass) => {
-        // quiet unless something changed
+        // the first pass, then only when something changed
         const now = pass.pending.map((e) => e.id).join(",");
         if (pass.downloaded.length > 0 || now !== pending)
           process.stdout.write(describePass(pass, flags.limit));
