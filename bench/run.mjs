@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { csvData, jsonData } from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate } from "./_measure.mjs";
-import { loadCampaigns, startServe, syncFile } from "./server.mjs";
+import { KEYS, loadCampaigns, startServe, syncFile } from "./server.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CLI = `${root}dist/cli.js`;
@@ -160,6 +160,14 @@ if (runs("server") && !process.env.BENCH_SKIP_SERVER) {
     const s = sync.summary;
     line(
       `  sync of ${(data.bytes / 1e6).toFixed(0)} MB JSON (${s.users.toLocaleString("en-US")} users, ${s.licenseUsers.toLocaleString("en-US")} license users): ${sync.seconds.toFixed(1)} s, server peak RSS ${mb(sync.rss).trim()}`,
+    );
+    // the client side: syncfile push validates here, uploads (streamed) and syncs
+    process.env.SYNCFILE_BASE_URL = server.url;
+    process.env.SYNCFILE_API_KEY = KEYS[1];
+    const push = await measureNode(CLI, ["push", data.path, "--app-account", "2"]);
+    if (push.code !== 0) throw new Error(`syncfile push failed (exit ${push.code}): ${push.stderr}`);
+    line(
+      `  syncfile push of the same file (validate here, upload, sync): ${push.seconds.toFixed(1)} s, client peak RSS ${mb(push.rss).trim()}`,
     );
   } finally {
     await server.stop();

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import autocannon from "autocannon";
 
-const KEYS = Array.from({ length: 500 }, (_, i) => `bench-key-${i}`);
+export const KEYS = Array.from({ length: 500 }, (_, i) => `bench-key-${i}`);
 
 /** Starts `syncfile serve` on a fresh data directory; resolves to {url, pid, stop()}. */
 export async function startServe(cli, root) {
