@@ -86,7 +86,8 @@ describe("syncfile push", () => {
       key: OTHER_KEY,
       json: { idFile: big, idAppAccount: 7 },
     });
-    for (let held = false; !held; ) {
+    for (let held = false, tries = 0; !held; tries++) {
+      if (tries > 500) throw new Error("the long sync never held the service");
       const r = await call(server.url, "PUT", "/v1.0/services/sync/custom", {
         key: OTHER_KEY,
         json: { idFile: probe, idAppAccount: 8 },
@@ -162,6 +163,13 @@ describe("syncfile download", () => {
     const named = await syncfile(["download", String(id), "-o", dir]);
     expect(named.code).toBe(0);
     expect(readdirSync(dir)).toEqual(["users.json"]);
+    // a name the service chose does not replace a file; -o does
+    const again = await syncfile(["download", String(id), "-o", dir]);
+    expect(again.code).toBe(3);
+    expect(again.stderr).toBe(
+      `syncfile: ${join(dir, "users.json")} already exists: name the file with -o to replace it\n`,
+    );
+    expect((await syncfile(["download", String(id), "-o", join(dir, "users.json")])).code).toBe(0);
   });
 
   it("reports an unknown id in one line, and an unwritable destination with exit 3", async () => {

@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { suggestedName } from "../src/client/_saveResponse.js";
 import {
   ApiError,
   ConnectionError,
@@ -142,6 +143,56 @@ describe("the upload procedure, syncs and downloads", () => {
     ]);
   });
 
+  it("retries a 503 or 502 of a read, but does not repeat a sync the service may have started", async () => {
+    const proxy = await startProxy(server.url);
+    try {
+      const events: RetryEvent[] = [];
+      const client = createClient({
+        baseUrl: proxy.url,
+        apiKey: KEY,
+        backoffMs: 1,
+        onRetry: (e) => events.push(e),
+      });
+      const gateway = (status: string, extra = "") =>
+        `HTTP/1.1 ${status}\r\nContent-Type: text/html\r\nContent-Length: 10\r\nConnection: close\r\n${extra}\r\n<h1>x</h1>`;
+
+      proxy.answerNext(
+        /^GET \/v1\.0\/accessReviews\//,
+        gateway("503 Service Unavailable", "Retry-After: 0\r\n"),
+      );
+      expect(Object.keys((await client.listExecutions()).buckets)).toContain("completedExecutions");
+      proxy.answerNext(/^GET \/v1\.0\/accessReviews\//, gateway("502 Bad Gateway"));
+      await client.listExecutions();
+      expect(events.map((e) => [e.status, e.path])).toEqual([
+        [503, "/v1.0/accessReviews/campaigns"],
+        [502, "/v1.0/accessReviews/campaigns"],
+      ]);
+
+      // a 502 on a sync: the sync may be running behind the gateway, so it is not sent again
+      events.length = 0;
+      const { id } = await client.uploadFile(fixture("valid/example.json"));
+      proxy.answerNext(/^PUT \/v1\.0\/services\/sync\//, gateway("502 Bad Gateway"));
+      const refused = (await client.sync(id, 14).catch((e: unknown) => e)) as ApiError;
+      expect(refused).toBeInstanceOf(ApiError);
+      expect(refused.message).toBe("[PUT] /v1.0/services/sync/custom: 502 Bad Gateway — <h1>x</h1>");
+      // a connection lost once the whole sync request was sent: the same
+      proxy.cutNext(/^PUT \/v1\.0\/services\/sync\//, 0);
+      const lost = (await client.sync(id, 14).catch((e: unknown) => e)) as ConnectionError;
+      expect(lost).toBeInstanceOf(ConnectionError);
+      expect(lost.sent).toBe(true);
+      expect(events).toEqual([]);
+      // a Retry-After longer than the client waits for fails at once
+      proxy.answerNext(
+        /^GET \/v1\.0\/accessReviews\//,
+        gateway("503 Service Unavailable", "Retry-After: 3600\r\n"),
+      );
+      const late = (await client.listExecutions().catch((e: unknown) => e)) as ApiError;
+      expect([late.status, late.retryAfterMs, events.length]).toEqual([503, 3_600_000, 0]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("refuses a base URL that is not http(s), and ids below 1", async () => {
     expect(() => createClient({ baseUrl: "ftp://example.com", apiKey: KEY })).toThrow(
       /http:\/\/ or https:\/\//,
@@ -176,31 +227,48 @@ describe("the upload procedure, syncs and downloads", () => {
       expect(listing(dir)).toEqual([]);
     });
 
-    it("is retried from a fresh download URL and completes byte-identical", async () => {
-      const dir = mkdtempSync(join(work, "retried-"));
-      const events: RetryEvent[] = [];
-      const client = createClient({
-        baseUrl: proxy.url,
-        apiKey: KEY,
-        backoffMs: 1,
-        onRetry: (e) => events.push(e),
-      });
-      const before = proxy.requests.length;
-      proxy.cutNext(/^GET \/storage\//, 300_000);
-      const saved = await client.downloadFile(id, join(dir, "blob.bin"));
-      expect(events).toHaveLength(1);
-      expect(events[0]).toMatchObject({ method: "GET", status: null, attempt: 1 });
-      expect(saved.bytes).toBe(bytes.length);
-      expect(readFileSync(join(dir, "blob.bin")).equals(bytes)).toBe(true);
-      expect(listing(dir)).toEqual(["blob.bin"]);
-      // two downloads asked for, two storage GETs made
-      const made = proxy.requests.slice(before).map((line) => line.split("?")[0]);
-      expect(made).toEqual([
-        `GET /v1.0/files/${id}/download`,
-        expect.stringMatching(/^GET \/storage\//),
-        `GET /v1.0/files/${id}/download`,
-        expect.stringMatching(/^GET \/storage\//),
-      ]);
+    it.each(["close", "reset"] as const)(
+      "cut by a %s, is retried from a fresh download URL and completes byte-identical",
+      async (how) => {
+        const dir = mkdtempSync(join(work, `retried-${how}-`));
+        const events: RetryEvent[] = [];
+        const client = createClient({
+          baseUrl: proxy.url,
+          apiKey: KEY,
+          backoffMs: 1,
+          onRetry: (e) => events.push(e),
+        });
+        const before = proxy.requests.length;
+        proxy.cutNext(/^GET \/storage\//, 300_000, how);
+        const saved = await client.downloadFile(id, join(dir, "blob.bin"));
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({ method: "GET", status: null, attempt: 1 });
+        expect(saved.bytes).toBe(bytes.length);
+        expect(readFileSync(join(dir, "blob.bin")).equals(bytes)).toBe(true);
+        expect(listing(dir)).toEqual(["blob.bin"]);
+        // two downloads asked for, two storage GETs made
+        const made = proxy.requests.slice(before).map((line) => line.split("?")[0]);
+        expect(made).toEqual([
+          `GET /v1.0/files/${id}/download`,
+          expect.stringMatching(/^GET \/storage\//),
+          `GET /v1.0/files/${id}/download`,
+          expect.stringMatching(/^GET \/storage\//),
+        ]);
+      },
+    );
+
+    it("removes its temporary file when aborted", async () => {
+      const dir = mkdtempSync(join(work, "aborted-"));
+      const client = createClient({ baseUrl: server.url, apiKey: KEY });
+      const controller = new AbortController();
+      const error = await client
+        .downloadFile(id, join(dir, "blob.bin"), {
+          signal: controller.signal,
+          onProgress: () => controller.abort(new Error("stop")),
+        })
+        .catch((e: unknown) => e);
+      expect((error as Error).message).toBe("stop");
+      expect(listing(dir)).toEqual([]);
     });
 
     it("keeps an existing file of that name untouched until the new one is complete", async () => {
@@ -304,6 +372,17 @@ describe("rate limits", () => {
     expect(clock.now).toBe(1300);
     expect(limiter.waitedMs).toBe(1000);
   });
+
+  it("gives up waiting for a slot when aborted, and refuses a limit that is not a whole number ≥ 1", async () => {
+    const limiter = new RateLimiter({ listExecutions: 1 }, clientClock(new TestClock(0)), 1000);
+    await limiter.acquire("listExecutions");
+    const controller = new AbortController();
+    const waiting = limiter.acquire("listExecutions", controller.signal);
+    controller.abort(new Error("enough"));
+    await expect(waiting).rejects.toThrow("enough");
+    expect(() => new RateLimiter({ listExecutions: 0 }, clientClock(new TestClock(0)))).toThrow(RangeError);
+    expect(() => new RateLimiter({ listExecutions: 1.5 }, clientClock(new TestClock(0)))).toThrow(RangeError);
+  });
 });
 
 describe("a sync while another sync runs", () => {
@@ -384,5 +463,22 @@ describe("pushFile", () => {
       await proxy.close();
       await server.close();
     }
+  });
+});
+
+describe("the name a download takes from the service", () => {
+  const named = (header: string) => suggestedName({ headers: { "content-disposition": header } } as never);
+
+  it("is reduced to a safe base name, never a path", () => {
+    expect(named('attachment; filename="report.zip"')).toBe("report.zip");
+    expect(named("attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.csv")).toBe("résumé.csv");
+    expect(named('attachment; filename="../../etc/passwd"')).toBe("passwd");
+    expect(named("attachment; filename*=UTF-8''..%2F..%2Fsecret")).toBe("secret");
+    expect(named('attachment; filename="..\\\\windows\\\\evil.bat"')).toBe("evil.bat");
+    expect(named('attachment; filename=".."')).toBeNull();
+    expect(named('attachment; filename=".bashrc"')).toBe("bashrc");
+    expect(named('attachment; filename="a\u0001b"')).toBeNull();
+    expect(named("attachment; filename*=UTF-8''%E0%A4%A")).toBeNull();
+    expect(named("inline")).toBeNull();
   });
 });

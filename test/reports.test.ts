@@ -11,7 +11,7 @@ import { readExecutions, readFileId, readUploadParameters } from "../src/client/
 import { collectReports, createClient, STATE_FILE, watchReports } from "../src/client/index.js";
 import type { SyncfileServer } from "../src/server/index.js";
 import { fixture } from "./support/paths.js";
-import { clientClock, KEY, removeDataDirs, startServer, TestClock } from "./support/server.js";
+import { clientClock, dataDir, KEY, removeDataDirs, startServer, TestClock } from "./support/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-reports-test-"));
 afterAll(() => {
@@ -123,6 +123,31 @@ describe("collectReports", () => {
     });
     expect(passes[0]).toEqual([101, 102, 104, 201, 202]);
     expect(passes[1]).toEqual([203]);
+  });
+});
+
+describe("a report the service refuses", () => {
+  it("is reported and asked for again, and the others still come", async () => {
+    const data = await dataDir();
+    const clock = new TestClock();
+    const server = await startServer({ dataDir: data, clock: clock.read, seed: fixture("seed.json") });
+    try {
+      clock.advance(6000);
+      await server.generateReports();
+      rmSync(join(data, "blobs", "reports", "execution-101.zip")); // gone from storage: 404
+      const client = createClient({ baseUrl: server.url, apiKey: KEY, clock: clientClock(clock) });
+      const dir = join(work, "refused");
+      const pass = await collectReports(client, { dir });
+      expect(ids(pass.downloaded)).toEqual([102, 201, 202]);
+      expect(pass.failed.map((f) => [f.execution.id, f.error.status])).toEqual([[101, 404]]);
+      const state = JSON.parse(readFileSync(join(dir, STATE_FILE), "utf8"));
+      expect(Object.keys(state.pending)).toEqual(["101"]);
+      const again = await collectReports(client, { dir });
+      expect(again.failed.map((f) => f.execution.id)).toEqual([101]);
+      expect(again.downloaded).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
 

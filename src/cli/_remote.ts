@@ -80,7 +80,7 @@ export function interruptSignal(): AbortSignal {
       process.exit(130);
     }, 1500).unref();
   };
-  process.once("SIGINT", stop).once("SIGTERM", stop);
+  process.on("SIGINT", stop).on("SIGTERM", stop);
   return controller.signal;
 }
 

@@ -1,7 +1,7 @@
 // `syncfile download ID [-o FILE]`: a registered file (a data file, a report archive) saved
 // whole or not at all.
 
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { formatBytes } from "../report/formatText.js";
@@ -29,7 +29,8 @@ export function downloadCommand(result: { code: number }): Command {
       `
 The file is streamed to a hidden temporary file beside the destination and renamed into
 place when it is complete: a cut connection never leaves a partial file under the name (it
-is retried from a fresh download URL). An existing file of that name is replaced.
+is retried from a fresh download URL). A file named with -o is replaced; a name the
+service chose never replaces an existing file.
 
 Examples:
   $ syncfile download 1234
@@ -48,7 +49,7 @@ async function runDownload(id: number, flags: DownloadFlags): Promise<number> {
   try {
     const saved = await client.downloadFile(
       id,
-      intoFolder ? (name) => join(output ?? ".", name ?? `file-${id}`) : output,
+      intoFolder ? (name) => unused(join(output ?? ".", name ?? `file-${id}`)) : output,
       {
         signal: interruptSignal(),
         onProgress: (received, total) => {
@@ -63,12 +64,28 @@ async function runDownload(id: number, flags: DownloadFlags): Promise<number> {
   } catch (error) {
     progress?.done();
     const local = error as NodeJS.ErrnoException;
+    if (local.code === "EEXIST") {
+      process.stderr.write(`syncfile: ${local.message}\n`);
+      return EXIT.unreadable;
+    }
     if (typeof local.syscall === "string" && typeof local.path === "string") {
       process.stderr.write(`syncfile: cannot write ${local.path}: ${describeIoError(error)}\n`);
       return EXIT.unreadable;
     }
     throw error;
   }
+}
+
+/** A name the service chose never replaces a file: only a name given with -o does. */
+function unused(path: string): string {
+  if (existsSync(path)) {
+    throw Object.assign(new Error(`${path} already exists: name the file with -o to replace it`), {
+      code: "EEXIST",
+      syscall: "open",
+      path,
+    });
+  }
+  return path;
 }
 
 function isDirectory(path: string): boolean {

@@ -130,6 +130,11 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
 }
 
 function describeSync(file: string, id: number, bytes: number, s: SyncSummary): string {
+  const counts = [s.users, s.activeUsers, s.licenses, s.licenseUsers, s.warnings, s.durationMs];
+  if (!counts.every((n) => typeof n === "number")) {
+    // a service whose summary is not the one this project's server sends: show it as it came
+    return `pushed ${file} (${formatBytes(bytes)}) as file ${id}, synced\n  the service answered: ${JSON.stringify(s)}\n`;
+  }
   const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
   return [
     `pushed ${file} (${formatBytes(bytes)}) as file ${id}, synced into app account ${s.idAppAccount}`,

@@ -146,7 +146,12 @@ function describePass(pass: CollectResult, limit: number): string {
   const lines: string[] = [];
   for (const bucket of pass.full) {
     lines.push(
-      `warning: ${bucket} came back with ${limit} executions, the most asked for: older ones may be missing (use --since to split the range)`,
+      `warning: ${bucket} came back with ${limit} executions, the most asked for: older ones may be missing${limit < 1000 ? " (raise --limit, up to 1000)" : " (the service lists the newest first)"}`,
+    );
+  }
+  for (const { execution, error } of pass.failed) {
+    lines.push(
+      `warning: the report of execution ${execution.id} could not be downloaded (asked for again next time): ${error.message}`,
     );
   }
   const parts = [`${pass.downloaded.length} new report${pass.downloaded.length === 1 ? "" : "s"}`];

@@ -1,4 +1,4 @@
-// The error of a call that got no complete answer: refused, reset, cut off mid-body.
+// The error of a call that got no complete answer: refused, reset, timed out, cut off mid-body.
 
 /** A call that got no (complete) answer from the service or the storage. */
 export class ConnectionError extends Error {
@@ -8,14 +8,28 @@ export class ConnectionError extends Error {
   readonly path: string;
   /** The origin that did not answer, e.g. http://127.0.0.1:8080. */
   readonly origin: string;
+  /**
+   * True when the whole request had been sent: the service may have acted on it. A call that
+   * is not safe to repeat (a sync) is retried only when this is false.
+   */
+  readonly sent: boolean;
+  /** False for a failure that would happen again (a redirect to something not http). */
+  readonly retryable: boolean;
 
-  constructor(method: string, url: URL, cause: unknown) {
+  constructor(
+    method: string,
+    url: URL,
+    cause: unknown,
+    options: { sent?: boolean; retryable?: boolean } = {},
+  ) {
     super(`[${method}] ${url.pathname}: no complete answer from ${url.origin} — ${describe(cause)}`, {
       cause,
     });
     this.method = method;
     this.path = url.pathname;
     this.origin = url.origin;
+    this.sent = options.sent ?? true;
+    this.retryable = options.retryable ?? true;
   }
 }
 

@@ -24,6 +24,11 @@ export class RateLimiter {
   constructor(limits: RateLimits, clock: Clock, windowMs = RATE_WINDOW_MS) {
     this.#clock = clock;
     for (const [operation, limit] of Object.entries(limits) as [Operation, number][]) {
+      if (!Number.isSafeInteger(limit) || limit < 1) {
+        throw new RangeError(
+          `the rate limit of ${operation} must be a whole number of calls of at least 1, got ${limit}`,
+        );
+      }
       this.#slots.set(operation, new Slots(limit, windowMs));
     }
   }
@@ -54,7 +59,14 @@ export class RateLimiter {
       }
       if (answered === 0) {
         // every slot is taken by a call still in flight: wait for one of them to end
-        await new Promise<void>((resolve) => slots.waiting.push(resolve));
+        await new Promise<void>((resolve, reject) => {
+          const abort = () => reject(signal?.reason);
+          signal?.addEventListener("abort", abort, { once: true });
+          slots.waiting.push(() => {
+            signal?.removeEventListener("abort", abort);
+            resolve();
+          });
+        });
       } else {
         const wait = slots.window.resetMs(now);
         await this.#clock.sleep(wait, signal);

@@ -18,8 +18,11 @@ export interface ReportState {
     string,
     { reportFileId: number; file: string; completionTime: string; downloadedAt: string }
   >;
-  /** By execution id: finished executions whose report did not exist yet, with their completion time. */
-  pending: Record<string, string>;
+  /**
+   * By execution id: finished executions whose report did not exist yet (or was refused), with
+   * their completion time and when this was first seen.
+   */
+  pending: Record<string, { completionTime: string; since: string }>;
 }
 
 /** The state in `dir`, or null when there is none yet. */
@@ -38,7 +41,15 @@ export async function readReportState(dir: string): Promise<ReportState | null> 
   } catch {
     state = {};
   }
-  if (state.version !== 1 || typeof state.downloaded !== "object" || typeof state.pending !== "object") {
+  if (
+    state === null ||
+    typeof state !== "object" ||
+    state.version !== 1 ||
+    typeof state.downloaded !== "object" ||
+    state.downloaded === null ||
+    typeof state.pending !== "object" ||
+    state.pending === null
+  ) {
     throw new Error(
       `${path} is not a state file this version of syncfile wrote: move it away to download every report again`,
     );

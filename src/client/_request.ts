@@ -15,44 +15,77 @@ export interface RequestSpec {
   /** The body; a function for a stream, called once per attempt. */
   body?: string | Uint8Array | (() => Readable);
   signal?: AbortSignal | undefined;
+  /** The connection may stay silent this long (sending, waiting, receiving) before it is dropped. */
+  idleTimeoutMs: number;
 }
 
-/** Sends a request; resolves to the response once its headers arrive (its body still to read). */
+/**
+ * Sends a request; resolves to the response once its headers arrive (its body still to read,
+ * under the same idle timeout). A failure of the network is a ConnectionError; a failure to
+ * read the body's own stream (a local file) is thrown as it is.
+ */
 export function send(spec: RequestSpec): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    if (spec.url.protocol !== "http:" && spec.url.protocol !== "https:") {
-      reject(new Error(`not an http(s) URL: ${spec.url.href}`));
-      return;
-    }
-    const transport = spec.url.protocol === "https:" ? httpsRequest : httpRequest;
-    const request = transport(spec.url, {
-      method: spec.method,
+  const { method, url } = spec;
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return Promise.reject(
+      new ConnectionError(method, url, new Error(`${url.href} is not an http(s) URL`), {
+        sent: false,
+        retryable: false,
+      }),
+    );
+  }
+  let sent = false;
+  let local: unknown = null;
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const transport = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const request = transport(url, {
+      method,
       headers: spec.headers,
       ...(spec.signal ? { signal: spec.signal } : {}),
     });
+    request.setTimeout(spec.idleTimeoutMs, () =>
+      request.destroy(
+        Object.assign(new Error(`no data for ${Math.round(spec.idleTimeoutMs / 1000)} s`), {
+          code: "ETIMEDOUT",
+        }),
+      ),
+    );
+    request.once("finish", () => {
+      sent = true;
+    });
     request.once("response", resolve);
-    request.once("error", (error) => reject(spec.signal?.aborted ? spec.signal.reason : error));
+    request.once("error", reject);
     const { body } = spec;
     if (body === undefined || typeof body === "string" || body instanceof Uint8Array) {
       request.end(body);
       return;
     }
     const stream = body();
-    stream.once("error", (error) => request.destroy(error));
+    stream.once("error", (error) => {
+      local = error;
+      request.destroy(error);
+    });
+    request.once("close", () => stream.destroy());
     stream.pipe(request);
   }).catch((error: unknown) => {
     if (spec.signal?.aborted) throw spec.signal.reason;
-    if (isLocal(error)) throw error;
-    throw new ConnectionError(spec.method, spec.url, error);
-  }) as Promise<IncomingMessage>;
+    if (local !== null) throw local;
+    throw new ConnectionError(method, url, error, { sent });
+  });
 }
 
 /** The whole body of a (small) response as text; a cut connection is a ConnectionError. */
-export async function readText(response: IncomingMessage, method: string, url: URL): Promise<string> {
+export async function readText(
+  response: IncomingMessage,
+  method: string,
+  url: URL,
+  signal?: AbortSignal,
+): Promise<string> {
   const chunks: Buffer[] = [];
   try {
     for await (const chunk of response) chunks.push(chunk as Buffer);
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     throw new ConnectionError(method, url, error);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -60,8 +93,8 @@ export async function readText(response: IncomingMessage, method: string, url: U
 
 /** Discards a response's body so that its connection can serve the next request. */
 export function discard(response: IncomingMessage): void {
-  response.resume();
   response.on("error", () => {});
+  response.resume();
 }
 
 /** JSON when the text is JSON, else the text. */
@@ -81,10 +114,4 @@ export function retryAfterMs(response: IncomingMessage, now: number): number | n
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-// errors of the local side (a file that cannot be read) are not the network's
-function isLocal(error: unknown): boolean {
-  const e = error as NodeJS.ErrnoException;
-  return typeof e?.syscall === "string" && ["open", "read", "stat"].includes(e.syscall);
 }

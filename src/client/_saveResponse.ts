@@ -25,7 +25,9 @@ export async function saveResponse(
   },
 ): Promise<{ path: string; bytes: number }> {
   const path = typeof dest === "function" ? dest(suggestedName(response)) : dest;
-  const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.part`);
+  // hidden, beside the destination (so that the rename stays on one file system), and short
+  // enough that a name the service allows still fits
+  const temp = join(dirname(path), `.${basename(path).slice(0, 200)}.${randomBytes(6).toString("hex")}.part`);
   const declared = Number(response.headers["content-length"] ?? Number.NaN);
   const total = Number.isSafeInteger(declared) ? declared : null;
   let bytes = 0;

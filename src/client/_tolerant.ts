@@ -66,7 +66,7 @@ function readExecution(item: unknown, bucket: string): Execution | null {
     campaignId: asId(object.campaignId ?? object.idCampaign) ?? 0,
     campaignName:
       asString(object.campaignName ?? object.name) ?? `campaign ${String(object.campaignId ?? "")}`,
-    state: (asString(object.state ?? object.status) ?? stateOf(bucket)) as ExecutionState,
+    state: stateIn(object.state ?? object.status) ?? stateOf(bucket),
     startTime: asString(object.startTime ?? object.startedAt) ?? "",
     completionTime,
     reportFileId: readReportId(object),
@@ -80,6 +80,12 @@ function readReportId(object: Json): number | null {
   if (key !== undefined) return asId(object[key]);
   const report = asObject(object.report);
   return report ? (asId(report.fileId) ?? asId(report.id)) : null;
+}
+
+const STATES: readonly string[] = ["inProgress", "completed", "endedEarly", "archived"];
+
+function stateIn(value: unknown): ExecutionState | null {
+  return typeof value === "string" && STATES.includes(value) ? (value as ExecutionState) : null;
 }
 
 function stateOf(bucket: string): ExecutionState {

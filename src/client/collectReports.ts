@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Execution } from "../http/operations.js";
 import { type ReportState, readReportState, writeReportState } from "./_reportState.js";
 import { isRunningBucket } from "./_tolerant.js";
+import { ApiError } from "./ApiError.js";
 import type { CallOptions, Client } from "./createClient.js";
 
 /** What `collectReports` needs. */
@@ -39,10 +40,15 @@ export interface CollectResult {
   known: number;
   /** Buckets that came back with `limit` executions: older ones may lie beyond them. */
   full: string[];
+  /** Reports the service refused to give (a 4xx): asked for again on the next pass. */
+  failed: { execution: Execution; error: ApiError }[];
 }
 
 /** The service may list an execution a little after it completed: each pass looks back this far. */
 export const LOOK_BACK_MS = 60 * 60_000;
+
+/** A report still missing this long after it was first looked for no longer holds the passes back. */
+export const PENDING_LOOK_BACK_MS = 7 * 24 * 3_600_000;
 
 /** One pass: lists the executions, downloads what is new, saves the state. */
 export async function collectReports(client: Client, options: CollectOptions): Promise<CollectResult> {
@@ -64,6 +70,7 @@ export async function collectReports(client: Client, options: CollectOptions): P
     pending: [],
     known: Object.keys(state.downloaded).length,
     full: [],
+    failed: [],
   };
   let seen = state.cursor === null ? Number.NEGATIVE_INFINITY : Date.parse(state.cursor);
   for (const [bucket, executions] of Object.entries(list.buckets)) {
@@ -76,11 +83,20 @@ export async function collectReports(client: Client, options: CollectOptions): P
       if (before && (execution.reportFileId === null || before.reportFileId === execution.reportFileId))
         continue;
       if (execution.reportFileId === null) {
-        state.pending[execution.id] = execution.completionTime;
+        wait(state, execution.id, execution.completionTime);
         result.pending.push(execution);
         continue;
       }
-      const saved = await download(client, execution, execution.reportFileId, options);
+      let saved: CollectedReport;
+      try {
+        saved = await download(client, execution, execution.reportFileId, options);
+      } catch (error) {
+        // this report refused (gone, forbidden): the others still come; it is asked for again
+        if (!(error instanceof ApiError) || error.status >= 500 || error.status === 429) throw error;
+        wait(state, execution.id, execution.completionTime);
+        result.failed.push({ execution, error });
+        continue;
+      }
       state.downloaded[execution.id] = {
         reportFileId: execution.reportFileId,
         file: saved.path,
@@ -102,11 +118,20 @@ export async function collectReports(client: Client, options: CollectOptions): P
 /** The completedAfter of a pass: the cursor (less the look-back), or before the oldest pending. */
 function after(state: ReportState, since: Date | string | undefined): { completedAfter?: string } {
   const times: number[] = [];
-  if (state.cursor !== null) times.push(Date.parse(state.cursor) - LOOK_BACK_MS);
-  for (const time of Object.values(state.pending)) times.push(Date.parse(time) - 1);
+  const cursor = state.cursor === null ? null : Date.parse(state.cursor);
+  if (cursor !== null) times.push(cursor - LOOK_BACK_MS);
+  const now = Date.now();
+  for (const { completionTime, since } of Object.values(state.pending)) {
+    if (Date.parse(since) > now - PENDING_LOOK_BACK_MS) times.push(Date.parse(completionTime) - 1);
+  }
   let from = times.length > 0 ? Math.min(...times) : Number.NEGATIVE_INFINITY;
   if (since !== undefined) from = Math.max(from, since instanceof Date ? since.getTime() : Date.parse(since));
   return Number.isFinite(from) ? { completedAfter: new Date(from).toISOString() } : {};
+}
+
+/** Remembers that an execution's report is still to come. */
+function wait(state: ReportState, id: number, completionTime: string): void {
+  state.pending[id] ??= { completionTime, since: new Date().toISOString() };
 }
 
 async function download(

@@ -38,6 +38,12 @@ export interface ClientOptions {
   backoffMs?: number;
   /** Default 30 s. */
   maxBackoffMs?: number;
+  /** The longest Retry-After waited for; a longer one fails the call. Default 10 minutes. */
+  maxRetryAfterMs?: number;
+  /** How long a connection may stay silent before it is dropped (and retried). Default 60 s. */
+  timeoutMs?: number;
+  /** The same for a sync, which says nothing until it is done. Default 2 hours. */
+  syncTimeoutMs?: number;
   /** Calls per minute by operation; default the documented limits; false keeps none. */
   rateLimits?: RateLimits | false;
   /** The time and the waits (tests pass a clock they move). Default the system's. */
@@ -187,6 +193,9 @@ class HttpClient implements Client {
   readonly #retries: number;
   readonly #backoffMs: number;
   readonly #maxBackoffMs: number;
+  readonly #maxRetryAfterMs: number;
+  readonly #timeoutMs: number;
+  readonly #syncTimeoutMs: number;
   readonly #clock: Clock;
   readonly #limiter: RateLimiter;
   readonly #onRetry: ((event: RetryEvent) => void) | undefined;
@@ -203,8 +212,10 @@ class HttpClient implements Client {
     if (base.protocol !== "http:" && base.protocol !== "https:") {
       throw new TypeError(`the base URL must start with http:// or https://, got "${options.baseUrl}"`);
     }
-    if (!options.apiKey || /\s/.test(options.apiKey)) {
-      throw new TypeError("the API key must be a non-empty string without spaces");
+    if (!/^[\x21-\x7e]+$/.test(options.apiKey ?? "")) {
+      throw new TypeError(
+        "the API key must be a non-empty string of visible ASCII characters, without spaces",
+      );
     }
     this.#base = base;
     this.baseUrl = base.href.replace(/\/+$/, "");
@@ -212,6 +223,9 @@ class HttpClient implements Client {
     this.#retries = options.retries ?? 5;
     this.#backoffMs = options.backoffMs ?? 500;
     this.#maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10 * 60_000;
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#syncTimeoutMs = options.syncTimeoutMs ?? 2 * 3_600_000;
     this.#clock = options.clock ?? systemClock;
     this.#limiter = new RateLimiter(
       options.rateLimits === false ? {} : { ...DOCUMENTED_LIMITS, ...(options.rateLimits ?? {}) },
@@ -251,9 +265,10 @@ class HttpClient implements Client {
         headers: { "content-type": contentType, "content-length": String(size) },
         body: typeof source === "string" ? () => readWithProgress(source, size, options.onProgress) : source,
         signal: options.signal,
+        idleTimeoutMs: this.#timeoutMs,
       });
       if (isSuccess(response)) return discard(response);
-      throw await failure(response, "PUT", target, this.#clock);
+      throw await failure(response, "PUT", target, this.#clock, options.signal);
     });
   }
 
@@ -298,7 +313,7 @@ class HttpClient implements Client {
           target instanceof URL ? await this.#storageGet(target, options.signal) : target.response;
         return await saveResponse(response, url, dest, options);
       } catch (error) {
-        await this.#beforeRetry(error, retry, "GET", url, options.signal);
+        await this.#beforeRetry(error, retry, "GET", url, options.signal, true);
       }
     }
   }
@@ -388,8 +403,8 @@ class HttpClient implements Client {
   ): Promise<T> {
     return this.#exchange(operation, request, async (response, url) => {
       const method = OPERATIONS[operation].method;
-      if (!isSuccess(response)) throw await failure(response, method, url, this.#clock);
-      const body = parseBody(await readText(response, method, url));
+      if (!isSuccess(response)) throw await failure(response, method, url, this.#clock, request.signal);
+      const body = parseBody(await readText(response, method, url, request.signal));
       if (typeof body !== "object" || body === null)
         return unexpected(method, url, response.statusCode ?? 0, body, "a body that is not a JSON object");
       return read(body, url, response.statusCode ?? 200);
@@ -410,7 +425,10 @@ class HttpClient implements Client {
       body = JSON.stringify(request.body);
       headers["content-type"] = "application/json";
     }
-    return this.#retrying(method, url, request.signal, async () => {
+    // a sync is not repeated once the service may have started it
+    const safe = !SYNCS.has(operation);
+    const idleTimeoutMs = safe ? this.#timeoutMs : Math.max(this.#timeoutMs, this.#syncTimeoutMs);
+    const attempt = async () => {
       const release = await this.#limiter.acquire(operation, request.signal);
       try {
         const response = await send({
@@ -419,12 +437,14 @@ class HttpClient implements Client {
           headers,
           ...(body !== undefined ? { body } : {}),
           signal: request.signal,
+          idleTimeoutMs,
         });
         return await read(response, url);
       } finally {
         release();
       }
-    });
+    };
+    return this.#retrying(method, url, request.signal, attempt, safe);
   }
 
   async #retrying<T>(
@@ -432,29 +452,38 @@ class HttpClient implements Client {
     url: URL,
     signal: AbortSignal | undefined,
     attempt: () => Promise<T>,
+    safe = true,
   ): Promise<T> {
     for (let retry = 0; ; retry++) {
       try {
         return await attempt();
       } catch (error) {
-        await this.#beforeRetry(error, retry, method, url, signal);
+        await this.#beforeRetry(error, retry, method, url, signal, safe);
       }
     }
   }
 
-  /** Rethrows `error` unless it may be retried and retries are left; else announces and waits. */
+  /**
+   * Rethrows `error` unless it may be retried and retries are left; else announces and waits.
+   * 429 and 503 say the call was not acted on; another 5xx, or a connection lost once the whole
+   * request was sent, may have been: those are retried only for calls safe to repeat.
+   */
   async #beforeRetry(
     error: unknown,
     retry: number,
     method: string,
     url: URL,
     signal: AbortSignal | undefined,
+    safe: boolean,
   ) {
     if (signal?.aborted || retry >= this.#retries) throw error;
     let waitMs: number;
-    if (error instanceof ApiError && (error.status === 429 || error.status >= 500)) {
+    if (error instanceof ApiError && (error.status === 429 || error.status === 503)) {
       waitMs = error.retryAfterMs ?? this.#backoff(retry);
-    } else if (error instanceof ConnectionError) {
+      if (waitMs > this.#maxRetryAfterMs) throw error;
+    } else if (error instanceof ApiError && error.status >= 500 && safe) {
+      waitMs = this.#backoff(retry);
+    } else if (error instanceof ConnectionError && error.retryable && (safe || !error.sent)) {
       waitMs = this.#backoff(retry);
     } else {
       throw error;
@@ -492,7 +521,7 @@ class HttpClient implements Client {
           return new URL(location, url);
         }
         if (isSuccess(response)) return { response, url };
-        throw await failure(response, "GET", url, this.#clock);
+        throw await failure(response, "GET", url, this.#clock, signal);
       },
     );
   }
@@ -506,6 +535,7 @@ class HttpClient implements Client {
         url,
         headers: { "user-agent": `syncfile/${packageJson.version}` },
         signal,
+        idleTimeoutMs: this.#timeoutMs,
       });
       const location = response.headers.location;
       if (isRedirect(response) && location) {
@@ -514,9 +544,9 @@ class HttpClient implements Client {
         continue;
       }
       if (isSuccess(response)) return response;
-      throw await failure(response, "GET", url, this.#clock);
+      throw await failure(response, "GET", url, this.#clock, signal);
     }
-    throw new ConnectionError("GET", url, new Error("more than 5 redirects"));
+    throw new ConnectionError("GET", url, new Error("more than 5 redirects"), { retryable: false });
   }
 
   #url(path: string, query: Record<string, string | number | undefined> = {}): URL {
@@ -526,6 +556,8 @@ class HttpClient implements Client {
     return url;
   }
 }
+
+const SYNCS: ReadonlySet<Operation> = new Set(["syncCustom", "syncCustomCsv"]);
 
 function call(options: CallOptions): CallOptions {
   return options.signal ? { signal: options.signal } : {};
@@ -547,8 +579,14 @@ function isRedirect(response: IncomingMessage): boolean {
 }
 
 /** The ApiError of a failed answer, its body read. */
-async function failure(response: IncomingMessage, method: string, url: URL, clock: Clock): Promise<ApiError> {
-  const text = await readText(response, method, url);
+async function failure(
+  response: IncomingMessage,
+  method: string,
+  url: URL,
+  clock: Clock,
+  signal: AbortSignal | undefined,
+): Promise<ApiError> {
+  const text = await readText(response, method, url, signal);
   return new ApiError(
     method,
     url.pathname,

@@ -24,6 +24,7 @@ export {
   type CollectResult,
   collectReports,
   LOOK_BACK_MS,
+  PENDING_LOOK_BACK_MS,
 } from "./collectReports.js";
 export {
   type CallOptions,

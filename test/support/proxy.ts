@@ -1,6 +1,7 @@
 // A TCP proxy in front of the project's server, for what a network does to a client: it
-// records the requests that pass (to prove that none did) and can cut a connection in the
-// middle of a response (to prove that a download survives it). The server stays real.
+// records the requests that pass (to prove that none did), can cut a connection in the middle
+// of a response — closed or reset — (to prove that a download survives it), and can answer
+// a request itself as a load balancer would (a 502 or a 503). The server stays real.
 
 import { connect, createServer, type Socket } from "node:net";
 
@@ -10,7 +11,9 @@ export interface FaultyProxy {
   /** Request lines seen, e.g. "GET /v1.0/files/url?…". */
   readonly requests: string[];
   /** The next response to a request whose line matches `pattern` is cut after `bytes` bytes. */
-  cutNext(pattern: RegExp, bytes: number): void;
+  cutNext(pattern: RegExp, bytes: number, how?: "close" | "reset"): void;
+  /** The next request whose line matches `pattern` is answered by the proxy with `response`. */
+  answerNext(pattern: RegExp, response: string): void;
   /** How many responses were cut. */
   readonly cuts: number;
   close(): Promise<void>;
@@ -21,18 +24,34 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
   const upstream = new URL(target);
   const requests: string[] = [];
   const sockets = new Set<Socket>();
-  let armed: { pattern: RegExp; bytes: number } | null = null;
+  let armed: { pattern: RegExp; bytes: number; how: "close" | "reset" } | null = null;
+  let answer: { pattern: RegExp; response: string } | null = null;
   let cuts = 0;
   const server = createServer((client) => {
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
     let cutAfter: number | null = null; // bytes of response left before the cut
+    let how: "close" | "reset" = "close";
+    let answered = false;
     client.on("data", (chunk: Buffer) => {
+      if (answered) return;
       for (const match of chunk.toString("latin1").matchAll(/^([A-Z]+ \S+) HTTP\/1\.1\r$/gm)) {
         const line = match[1] as string;
         requests.push(line);
+        if (answer?.pattern.test(line)) {
+          answered = true;
+          client.end(answer.response);
+          answer = null;
+          server
+            .removeAllListeners("close")
+            .removeAllListeners("error")
+            .on("error", () => {});
+          server.destroy();
+          return;
+        }
         if (armed?.pattern.test(line)) {
           cutAfter = armed.bytes;
+          how = armed.how;
           armed = null;
         }
       }
@@ -48,10 +67,20 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
         client.write(chunk);
         return;
       }
-      client.write(chunk.subarray(0, cutAfter));
+      const rest = chunk.subarray(0, cutAfter);
       cuts++;
-      client.destroy();
+      // the server's side goes at once; the client's gets the bytes before the cut first
+      server
+        .removeAllListeners("close")
+        .removeAllListeners("error")
+        .on("error", () => {});
       server.destroy();
+      if (how === "reset") {
+        client.write(rest, () => client.resetAndDestroy());
+      } else {
+        client.end(rest);
+        client.destroySoon();
+      }
     });
     const end = () => {
       client.destroy();
@@ -70,8 +99,11 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
     get cuts() {
       return cuts;
     },
-    cutNext(pattern, bytes) {
-      armed = { pattern, bytes };
+    cutNext(pattern, bytes, how = "close") {
+      armed = { pattern, bytes, how };
+    },
+    answerNext(pattern, response) {
+      answer = { pattern, response };
     },
     close: () =>
       new Promise((resolve) => {
