@@ -24,7 +24,13 @@ export async function saveResponse(
     signal?: AbortSignal | undefined;
   },
 ): Promise<{ path: string; bytes: number }> {
-  const path = typeof dest === "function" ? dest(suggestedName(response)) : dest;
+  let path: string;
+  try {
+    path = typeof dest === "function" ? dest(suggestedName(response)) : dest;
+  } catch (error) {
+    response.destroy(); // its connection is not left waiting for a reader
+    throw error;
+  }
   // hidden, beside the destination (so that the rename stays on one file system), and short
   // enough that a name the service allows still fits
   const temp = join(dirname(path), `.${basename(path).slice(0, 200)}.${randomBytes(6).toString("hex")}.part`);
@@ -49,6 +55,7 @@ export async function saveResponse(
     await rename(temp, path);
     return { path, bytes };
   } catch (error) {
+    response.destroy();
     await rm(temp, { force: true });
     if (options.signal?.aborted) throw options.signal.reason;
     if (isLocal(error)) throw Object.assign(error as Error, { path }); // the name asked for, not the temporary one
