@@ -33,7 +33,9 @@ function comparable(report: Library.Report) {
   return { ...report, stats: { ...report.stats, durationMs: 0, bytes: fatal ? 0 : report.stats.bytes } };
 }
 
-describe("parallel validation", () => {
+// Each property run starts worker threads; with the rest of the suite on the same two CPUs,
+// 60 runs have taken over 30 s (the default timeout) in CI.
+describe("parallel validation", { timeout: 120_000 }, () => {
   const files = [
     ...readdirSync(fixture("valid")).map((f) => `valid/${f}`),
     ...readdirSync(fixture("invalid")).map((f) => `invalid/${f}`),
