@@ -19,6 +19,23 @@ const csv = (text: string, options = {}) => validateText(text, { format: "csv", 
 const codes = (report: Report) => report.findings.map((f) => f.code);
 
 describe("chunk boundaries", () => {
+  // found by the property below (seed -260977466): bytes E2 82 then C3 split as E2 82 | C3 | AB
+  // kept C3 back and judged E2 82 alone ("cuts off"), not E2 82 C3 ("but 0xC3 follows")
+  it.each(["csv", "json"] as const)(
+    "regression: a cut character followed by a lead byte reads the same in any chunking (%s)",
+    async (format) => {
+      const head =
+        format === "csv" ? "email,firstName\na@b.co,x" : '{"users":[{"email":"a@b.co","firstName":"x';
+      const bytes = Buffer.concat([Buffer.from(head), Buffer.from([0xe2, 0x82]), Buffer.from("ëZ\n")]);
+      const whole = validateText(bytes, { format });
+      expect(whole.findings[0]?.message).toMatch(/byte 0xE2 starts a 3-byte character but 0xC3 follows/);
+      for (const size of [1, 2, 3, 5, 7]) {
+        const pieces = await validateStream(stream(chunked(bytes, size)), { format });
+        expect(pieces.findings.map((f) => f.message)).toEqual(whole.findings.map((f) => f.message));
+      }
+    },
+  );
+
   it("do not matter: the same bytes in any chunking give the same report", async () => {
     await fc.assert(
       fc.asyncProperty(csvSpecArb, fc.integer({ min: 1, max: 97 }), async (spec, size) => {

@@ -1,8 +1,20 @@
 // Strict UTF-8 helpers: where a chunk can be cut without splitting a character,
 // and where the first invalid byte is (TextDecoder only says "invalid").
 
-/** Bytes at the end of `bytes` that start a character not yet complete (0–3). */
+import { isUtf8 } from "node:buffer";
+
+/**
+ * Bytes at the end of `bytes` that start a character not yet complete (0–3), to keep back
+ * until the next bytes come. None when the bytes before them are not UTF-8 anyway: the
+ * invalid sequence is then judged with the bytes that follow it, as in the whole file (a cut
+ * 3-byte character followed by a lead byte is "… but 0xC3 follows", whatever the chunking).
+ */
 export function incompleteTail(bytes: Uint8Array): number {
+  const tail = unfinished(bytes);
+  return tail > 0 && !isUtf8(bytes.subarray(0, bytes.length - tail)) ? 0 : tail;
+}
+
+function unfinished(bytes: Uint8Array): number {
   const n = bytes.length;
   // walk back over at most 3 continuation bytes to the lead byte
   let k = n - 1;
