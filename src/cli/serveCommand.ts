@@ -3,9 +3,7 @@
 // an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data.
 
 import { Command, InvalidArgumentError } from "commander";
-import { SeedError } from "../server/AccessReviews.js";
-import { ApiKeys } from "../server/ApiKeys.js";
-import { createServer, type SyncfileServer } from "../server/createServer.js";
+import type { SyncfileServer } from "../server/createServer.js";
 import { describeIoError, parseWholeNumber } from "./_io.js";
 import { readRates } from "./_rates.js";
 import { EXIT } from "./exitCodes.js";
@@ -71,6 +69,12 @@ async function runServe(flags: ServeFlags): Promise<number> {
     flags.rates === undefined
       ? undefined
       : readRates(flags.rates, flags.sourceCurrency ?? flags.displayCurrency);
+  // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
+  const [{ createServer }, { SeedError }, { ApiKeys }] = await Promise.all([
+    import("../server/createServer.js"),
+    import("../server/AccessReviews.js"),
+    import("../server/ApiKeys.js"),
+  ]);
   let server: SyncfileServer;
   try {
     server = await createServer({
