@@ -81,7 +81,8 @@ describe("syncfile push", () => {
   });
 
   it("waits while another sync runs, says so, and then syncs", async () => {
-    const big = await upload(server.url, "big.json", bigDocument(150_000));
+    // long enough (about 5 s) that the push, a new process, reaches the service while it runs
+    const big = await upload(server.url, "big.json", bigDocument(300_000));
     const probe = await upload(server.url, "probe.json", readFileSync(fixture("valid/minimal.json")));
     const running = call(server.url, "PUT", "/v1.0/services/sync/custom", {
       key: OTHER_KEY,
