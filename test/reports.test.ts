@@ -192,6 +192,11 @@ describe("tolerant reading of the service's answers", () => {
     expect(list?.buckets.expiredExecutions?.[0]).toMatchObject({ id: 2, reportFileId: 56 });
     expect(list?.archivedExecutions).toEqual([]);
     expect(list?.inProgressExecutions[0]).toMatchObject({ id: 3, state: "inProgress", reportFileId: null });
+    expect(list?.sizes).toEqual({ completedExecutions: 1, expiredExecutions: 1, inProgressExecutions: 1 });
+    // an item that cannot be read is left out of the bucket, but still counts for its size
+    expect(readExecutions({ completedExecutions: [{ name: "no id" }] })?.sizes).toEqual({
+      completedExecutions: 1,
+    });
     expect(readExecutions({ executions: "none" })).toBeNull();
   });
 });

@@ -11,6 +11,8 @@ export interface Executions {
   inProgressExecutions: Execution[];
   /** Every bucket by its key, including ones this client does not know. */
   buckets: Record<string, Execution[]>;
+  /** How many items each bucket held as sent, the ones that could not be read included. */
+  sizes: Record<string, number>;
 }
 
 type Json = Record<string, unknown>;
@@ -35,8 +37,10 @@ export function readExecutions(body: unknown): Executions | null {
   const object = asObject(body);
   if (!object) return null;
   const buckets: Record<string, Execution[]> = {};
+  const sizes: Record<string, number> = {};
   for (const [key, value] of Object.entries(object)) {
     if (!/executions$/i.test(key) || !Array.isArray(value)) continue;
+    sizes[key] = value.length;
     buckets[key] = value.flatMap((item) => {
       const execution = readExecution(item, key);
       return execution ? [execution] : [];
@@ -48,6 +52,7 @@ export function readExecutions(body: unknown): Executions | null {
     archivedExecutions: buckets.archivedExecutions ?? [],
     inProgressExecutions: buckets.inProgressExecutions ?? [],
     buckets,
+    sizes,
   };
 }
 

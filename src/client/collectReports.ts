@@ -75,7 +75,7 @@ export async function collectReports(client: Client, options: CollectOptions): P
   let seen = state.cursor === null ? Number.NEGATIVE_INFINITY : Date.parse(state.cursor);
   for (const [bucket, executions] of Object.entries(list.buckets)) {
     if (isRunningBucket(bucket)) continue;
-    if (executions.length >= limit) result.full.push(bucket);
+    if ((list.sizes[bucket] ?? executions.length) >= limit) result.full.push(bucket);
     for (const execution of executions) {
       if (!execution.completionTime) continue;
       seen = Math.max(seen, Date.parse(execution.completionTime));
