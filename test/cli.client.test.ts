@@ -10,7 +10,7 @@ import type { SyncfileServer } from "../src/server/index.js";
 import { runCli } from "./support/cli.js";
 import { cli, fixture } from "./support/paths.js";
 import { type FaultyProxy, startProxy } from "./support/proxy.js";
-import { bigDocument, call, KEY, OTHER_KEY, removeDataDirs, startServer, upload } from "./support/server.js";
+import { bigDocument, call, holdSync, KEY, removeDataDirs, startServer, upload } from "./support/server.js";
 
 let server: SyncfileServer;
 let proxy: FaultyProxy;
@@ -84,18 +84,7 @@ describe("syncfile push", () => {
     // long enough (about 5 s) that the push, a new process, reaches the service while it runs
     const big = await upload(server.url, "big.json", bigDocument(300_000));
     const probe = await upload(server.url, "probe.json", readFileSync(fixture("valid/minimal.json")));
-    const running = call(server.url, "PUT", "/v1.0/services/sync/custom", {
-      key: OTHER_KEY,
-      json: { idFile: big, idAppAccount: 7 },
-    });
-    for (let held = false, tries = 0; !held; tries++) {
-      if (tries > 500) throw new Error("the long sync never held the service");
-      const r = await call(server.url, "PUT", "/v1.0/services/sync/custom", {
-        key: OTHER_KEY,
-        json: { idFile: probe, idAppAccount: 8 },
-      });
-      held = r.status === 409;
-    }
+    const { running } = await holdSync(server.url, big, probe);
     const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "2m"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(

@@ -23,8 +23,8 @@ import {
   bigDocument,
   call,
   clientClock,
+  holdSync as holdLongSync,
   KEY,
-  OTHER_KEY,
   removeDataDirs,
   startServer,
   TestClock,
@@ -392,24 +392,11 @@ describe("a sync while another sync runs", () => {
   });
   afterAll(() => server.close());
 
-  /** Starts a long sync with plain HTTP and resolves once the service holds it (a probe gets 409). */
-  async function holdSync(): Promise<{ running: Promise<{ status: number }> }> {
+  const holdSync = async () => {
     const big = await upload(server.url, "big.json", bigDocument(150_000));
     const small = await upload(server.url, "probe.json", readFileSync(fixture("valid/minimal.json")));
-    const running = call(server.url, "PUT", "/v1.0/services/sync/custom", {
-      key: OTHER_KEY,
-      json: { idFile: big, idAppAccount: 21 },
-    });
-    for (let i = 0; i < 500; i++) {
-      const probe = await call(server.url, "PUT", "/v1.0/services/sync/custom", {
-        key: OTHER_KEY,
-        json: { idFile: small, idAppAccount: 22 },
-      });
-      if (probe.status === 409) return { running };
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error("the long sync never held the service");
-  }
+    return holdLongSync(server.url, big, small);
+  };
 
   it("gives up at once with --wait 0, and otherwise waits, telling why, and succeeds", async () => {
     const client = createClient({ baseUrl: server.url, apiKey: KEY });

@@ -8,7 +8,6 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { basename, extname } from "node:path";
-import packageJson from "../../package.json" with { type: "json" };
 import {
   type AppAccountState,
   type AppAccountUsers,
@@ -18,13 +17,23 @@ import {
   type SyncSummary,
   type UploadFileParameters,
 } from "../http/operations.js";
-import { discard, parseBody, readText, retryAfterMs, send } from "./_request.js";
+import {
+  type CallOptions,
+  Exchange,
+  isSuccess,
+  type RetryEvent,
+  redirectOf,
+  unexpected,
+} from "./_Exchange.js";
+import { discard } from "./_request.js";
 import { type Destination, saveResponse } from "./_saveResponse.js";
 import { type Executions, readExecutions, readFileId, readUploadParameters } from "./_tolerant.js";
 import { ApiError } from "./ApiError.js";
 import { type Clock, systemClock } from "./Clock.js";
 import { ConnectionError } from "./ConnectionError.js";
 import { DOCUMENTED_LIMITS, RateLimiter, type RateLimits } from "./RateLimiter.js";
+
+export type { CallOptions, RetryEvent } from "./_Exchange.js";
 
 /** How to reach the service, and how patient to be with it. */
 export interface ClientOptions {
@@ -50,26 +59,6 @@ export interface ClientOptions {
   clock?: Clock;
   /** Told before each retry: what failed and how long the client waits. */
   onRetry?: (event: RetryEvent) => void;
-}
-
-/** A retry about to be made. */
-export interface RetryEvent {
-  method: string;
-  path: string;
-  /** 1 for the first retry. */
-  attempt: number;
-  /** The most retries that will be made. */
-  retries: number;
-  waitMs: number;
-  /** The status that failed, or null when no (complete) answer came. */
-  status: number | null;
-  /** The failure's message. */
-  reason: string;
-}
-
-/** Common to every call: an abort signal. */
-export interface CallOptions {
-  signal?: AbortSignal;
 }
 
 /** What `uploadFile` needs beyond the file. */
@@ -178,27 +167,12 @@ export function createClient(options: ClientOptions): Client {
   return new HttpClient(options);
 }
 
-interface Call extends CallOptions {
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-}
-
-type Read<T> = (response: IncomingMessage, url: URL) => Promise<T>;
-
 class HttpClient implements Client {
   readonly baseUrl: string;
   readonly #base: URL;
-  readonly #apiKey: string;
-  readonly #retries: number;
-  readonly #backoffMs: number;
-  readonly #maxBackoffMs: number;
-  readonly #maxRetryAfterMs: number;
-  readonly #timeoutMs: number;
-  readonly #syncTimeoutMs: number;
   readonly #clock: Clock;
   readonly #limiter: RateLimiter;
-  readonly #onRetry: ((event: RetryEvent) => void) | undefined;
+  readonly #exchange: Exchange;
 
   constructor(options: ClientOptions) {
     let base: URL;
@@ -219,19 +193,24 @@ class HttpClient implements Client {
     }
     this.#base = base;
     this.baseUrl = base.href.replace(/\/+$/, "");
-    this.#apiKey = options.apiKey;
-    this.#retries = options.retries ?? 5;
-    this.#backoffMs = options.backoffMs ?? 500;
-    this.#maxBackoffMs = options.maxBackoffMs ?? 30_000;
-    this.#maxRetryAfterMs = options.maxRetryAfterMs ?? 10 * 60_000;
-    this.#timeoutMs = options.timeoutMs ?? 60_000;
-    this.#syncTimeoutMs = options.syncTimeoutMs ?? 2 * 3_600_000;
     this.#clock = options.clock ?? systemClock;
     this.#limiter = new RateLimiter(
       options.rateLimits === false ? {} : { ...DOCUMENTED_LIMITS, ...(options.rateLimits ?? {}) },
       this.#clock,
     );
-    this.#onRetry = options.onRetry;
+    this.#exchange = new Exchange({
+      base,
+      apiKey: options.apiKey,
+      retries: options.retries ?? 5,
+      backoffMs: options.backoffMs ?? 500,
+      maxBackoffMs: options.maxBackoffMs ?? 30_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 10 * 60_000,
+      timeoutMs: options.timeoutMs ?? 60_000,
+      syncTimeoutMs: options.syncTimeoutMs ?? 2 * 3_600_000,
+      clock: this.#clock,
+      limiter: this.#limiter,
+      onRetry: options.onRetry,
+    });
   }
 
   get rateLimitWaitMs(): number {
@@ -241,9 +220,9 @@ class HttpClient implements Client {
   // ── files ──
 
   async getUploadUrl(name: string, contentType: string, options: CallOptions = {}) {
-    return this.#json(
+    return this.#exchange.json(
       "fileUploadUrl",
-      { ...options, path: OPERATIONS.fileUploadUrl.path, query: { name, type: contentType } },
+      { ...call(options), path: OPERATIONS.fileUploadUrl.path, query: { name, type: contentType } },
       (body, url, status) =>
         readUploadParameters(body) ??
         unexpected("GET", url, status, body, "no uploadFileParameters {url, filePath}"),
@@ -258,24 +237,26 @@ class HttpClient implements Client {
   ): Promise<void> {
     const target = new URL(url, this.#base);
     const size = typeof source === "string" ? (await stat(source)).size : source.byteLength;
-    await this.#retrying("PUT", target, options.signal, async () => {
-      const response = await send({
-        method: "PUT",
-        url: target,
-        headers: { "content-type": contentType, "content-length": String(size) },
-        body: typeof source === "string" ? () => readWithProgress(source, size, options.onProgress) : source,
-        signal: options.signal,
-        idleTimeoutMs: this.#timeoutMs,
-      });
+    await this.#exchange.retrying("PUT", target, options.signal, async () => {
+      const response = await this.#exchange.storage(
+        "PUT",
+        target,
+        {
+          headers: { "content-type": contentType, "content-length": String(size) },
+          body:
+            typeof source === "string" ? () => readWithProgress(source, size, options.onProgress) : source,
+        },
+        options.signal,
+      );
       if (isSuccess(response)) return discard(response);
-      throw await failure(response, "PUT", target, this.#clock, options.signal);
+      throw await this.#exchange.failure(response, "PUT", target, options.signal);
     });
   }
 
   async registerFile(path: string, type: FileType, options: CallOptions = {}) {
-    return this.#json(
+    return this.#exchange.json(
       "registerFile",
-      { ...options, path: OPERATIONS.registerFile.path, body: { path, type } },
+      { ...call(options), path: OPERATIONS.registerFile.path, body: { path, type } },
       (body, url, status) => {
         const id = readFileId(body);
         return id === null ? unexpected("POST", url, status, body, "no file id") : { id };
@@ -287,13 +268,13 @@ class HttpClient implements Client {
     const name = options.name ?? basename(path);
     const contentType = options.contentType ?? contentTypeOf(name);
     const bytes = (await stat(path)).size;
-    const call = options.signal ? { signal: options.signal } : {};
-    const { url, filePath } = await this.getUploadUrl(name, contentType, call);
+    const signal = call(options);
+    const { url, filePath } = await this.getUploadUrl(name, contentType, signal);
     await this.putFile(url, path, contentType, {
-      ...call,
+      ...signal,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     });
-    const { id } = await this.registerFile(filePath, options.type ?? "customIntegrationData", call);
+    const { id } = await this.registerFile(filePath, options.type ?? "customIntegrationData", signal);
     return { id, filePath, name, contentType, bytes };
   }
 
@@ -313,7 +294,7 @@ class HttpClient implements Client {
           target instanceof URL ? await this.#storageGet(target, options.signal) : target.response;
         return await saveResponse(response, url, dest, options);
       } catch (error) {
-        await this.#beforeRetry(error, retry, "GET", url, options.signal, true);
+        await this.#exchange.beforeRetry(error, retry, "GET", url, options.signal, true);
       }
     }
   }
@@ -333,10 +314,9 @@ class HttpClient implements Client {
     const waitMs = options.waitMs ?? 10 * 60_000;
     const pollMs = options.pollMs ?? 5000;
     const started = this.#clock.now();
-    const call = options.signal ? { signal: options.signal } : {};
     for (;;) {
       try {
-        return await this.#syncOnce(operation, idFile, idAppAccount, call);
+        return await this.#syncOnce(operation, idFile, idAppAccount, call(options));
       } catch (error) {
         if (!(error instanceof ApiError) || error.status !== 409) throw error;
         const waitedMs = this.#clock.now() - started;
@@ -348,12 +328,20 @@ class HttpClient implements Client {
     }
   }
 
+  #syncOnce(operation: Operation, idFile: number, idAppAccount: number, options: CallOptions) {
+    return this.#exchange.json(
+      operation,
+      { ...call(options), path: OPERATIONS[operation].path, body: { idFile, idAppAccount } },
+      (body) => body as SyncSummary,
+    );
+  }
+
   // ── access reviews, app accounts ──
 
   async listExecutions(options: CallOptions & { limit?: number; completedAfter?: Date | string } = {}) {
     const completedAfter =
       options.completedAfter instanceof Date ? options.completedAfter.toISOString() : options.completedAfter;
-    return this.#json(
+    return this.#exchange.json(
       "listExecutions",
       {
         ...call(options),
@@ -366,7 +354,7 @@ class HttpClient implements Client {
   }
 
   async appAccount(id: number, options: CallOptions = {}) {
-    return this.#json(
+    return this.#exchange.json(
       "appAccount",
       { ...call(options), path: pathOf("appAccount", id) },
       (body) => body as AppAccountState,
@@ -374,7 +362,7 @@ class HttpClient implements Client {
   }
 
   async appAccountUsers(id: number, options: CallOptions & { limit?: number; offset?: number } = {}) {
-    return this.#json(
+    return this.#exchange.json(
       "appAccountUsers",
       {
         ...call(options),
@@ -385,179 +373,41 @@ class HttpClient implements Client {
     );
   }
 
-  // ── the exchange: rate limit, request, answer, retries ──
-
-  #syncOnce(operation: Operation, idFile: number, idAppAccount: number, options: CallOptions) {
-    return this.#json(
-      operation,
-      { ...call(options), path: OPERATIONS[operation].path, body: { idFile, idAppAccount } },
-      (body) => body as SyncSummary,
-    );
-  }
-
-  /** A call answered with JSON; `read` turns the 2xx body into the result. */
-  #json<T>(
-    operation: Operation,
-    request: Call,
-    read: (body: unknown, url: URL, status: number) => T,
-  ): Promise<T> {
-    return this.#exchange(operation, request, async (response, url) => {
-      const method = OPERATIONS[operation].method;
-      if (!isSuccess(response)) throw await failure(response, method, url, this.#clock, request.signal);
-      const body = parseBody(await readText(response, method, url, request.signal));
-      if (typeof body !== "object" || body === null)
-        return unexpected(method, url, response.statusCode ?? 0, body, "a body that is not a JSON object");
-      return read(body, url, response.statusCode ?? 200);
-    });
-  }
-
-  /** One operation: a rate-limit slot, the request, `read` of the answer; retried when it may be. */
-  #exchange<T>(operation: Operation, request: Call, read: Read<T>): Promise<T> {
-    const { method } = OPERATIONS[operation];
-    const url = this.#url(request.path, request.query);
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${this.#apiKey}`,
-      accept: "application/json",
-      "user-agent": `syncfile/${packageJson.version}`,
-    };
-    let body: string | undefined;
-    if (request.body !== undefined) {
-      body = JSON.stringify(request.body);
-      headers["content-type"] = "application/json";
-    }
-    // a sync is not repeated once the service may have started it
-    const safe = !SYNCS.has(operation);
-    const idleTimeoutMs = safe ? this.#timeoutMs : Math.max(this.#timeoutMs, this.#syncTimeoutMs);
-    const attempt = async () => {
-      const release = await this.#limiter.acquire(operation, request.signal);
-      try {
-        const response = await send({
-          method,
-          url,
-          headers,
-          ...(body !== undefined ? { body } : {}),
-          signal: request.signal,
-          idleTimeoutMs,
-        });
-        return await read(response, url);
-      } finally {
-        release();
-      }
-    };
-    return this.#retrying(method, url, request.signal, attempt, safe);
-  }
-
-  async #retrying<T>(
-    method: string,
-    url: URL,
-    signal: AbortSignal | undefined,
-    attempt: () => Promise<T>,
-    safe = true,
-  ): Promise<T> {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        await this.#beforeRetry(error, retry, method, url, signal, safe);
-      }
-    }
-  }
-
-  /**
-   * Rethrows `error` unless it may be retried and retries are left; else announces and waits.
-   * 429 and 503 say the call was not acted on; another 5xx, or a connection lost once the whole
-   * request was sent, may have been: those are retried only for calls safe to repeat.
-   */
-  async #beforeRetry(
-    error: unknown,
-    retry: number,
-    method: string,
-    url: URL,
-    signal: AbortSignal | undefined,
-    safe: boolean,
-  ) {
-    if (signal?.aborted || retry >= this.#retries) throw error;
-    let waitMs: number;
-    if (error instanceof ApiError && (error.status === 429 || error.status === 503)) {
-      waitMs = error.retryAfterMs ?? this.#backoff(retry);
-      if (waitMs > this.#maxRetryAfterMs) throw error;
-    } else if (error instanceof ApiError && error.status >= 500 && safe) {
-      waitMs = this.#backoff(retry);
-    } else if (error instanceof ConnectionError && error.retryable && (safe || !error.sent)) {
-      waitMs = this.#backoff(retry);
-    } else {
-      throw error;
-    }
-    this.#onRetry?.({
-      method,
-      path: url.pathname,
-      attempt: retry + 1,
-      retries: this.#retries,
-      waitMs,
-      status: error instanceof ApiError ? error.status : null,
-      reason: error.message,
-    });
-    await this.#clock.sleep(waitMs, signal);
-  }
-
-  /** Exponential backoff with equal jitter: between half and all of base·2^retry, capped. */
-  #backoff(retry: number): number {
-    const ceiling = Math.min(this.#maxBackoffMs, this.#backoffMs * 2 ** retry);
-    return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
-  }
+  // ── downloads ──
 
   /** Where file `id` downloads from: the redirect's URL, or the API's own answer when it sends the file. */
   async #downloadTarget(
     id: number,
     signal: AbortSignal | undefined,
   ): Promise<URL | { response: IncomingMessage; url: URL }> {
-    return this.#exchange(
+    return this.#exchange.call(
       "downloadFile",
       { path: pathOf("downloadFile", id), ...(signal ? { signal } : {}) },
       async (response, url) => {
-        const location = response.headers.location;
-        if (isRedirect(response) && location) {
-          discard(response);
-          return new URL(location, url);
-        }
+        const location = redirectOf(response, url);
+        if (location) return location;
         if (isSuccess(response)) return { response, url };
-        throw await failure(response, "GET", url, this.#clock, signal);
+        throw await this.#exchange.failure(response, "GET", url, signal);
       },
     );
   }
 
-  /** GET of a storage URL (its signature authorises it: no key), following up to 5 redirects. */
+  /** GET of a storage URL, following up to 5 redirects. */
   async #storageGet(start: URL, signal: AbortSignal | undefined): Promise<IncomingMessage> {
     let url = start;
     for (let hop = 0; hop <= 5; hop++) {
-      const response = await send({
-        method: "GET",
-        url,
-        headers: { "user-agent": `syncfile/${packageJson.version}` },
-        signal,
-        idleTimeoutMs: this.#timeoutMs,
-      });
-      const location = response.headers.location;
-      if (isRedirect(response) && location) {
-        discard(response);
-        url = new URL(location, url);
+      const response = await this.#exchange.storage("GET", url, {}, signal);
+      const location = redirectOf(response, url);
+      if (location) {
+        url = location;
         continue;
       }
       if (isSuccess(response)) return response;
-      throw await failure(response, "GET", url, this.#clock, signal);
+      throw await this.#exchange.failure(response, "GET", url, signal);
     }
     throw new ConnectionError("GET", url, new Error("more than 5 redirects"), { retryable: false });
   }
-
-  #url(path: string, query: Record<string, string | number | undefined> = {}): URL {
-    const url = new URL(this.#base.href.replace(/\/+$/, "") + path);
-    for (const [name, value] of Object.entries(query))
-      if (value !== undefined) url.searchParams.set(name, String(value));
-    return url;
-  }
 }
-
-const SYNCS: ReadonlySet<Operation> = new Set(["syncCustom", "syncCustomCsv"]);
 
 function call(options: CallOptions): CallOptions {
   return options.signal ? { signal: options.signal } : {};
@@ -567,45 +417,6 @@ function pathOf(operation: "downloadFile" | "appAccount" | "appAccountUsers", id
   if (!Number.isSafeInteger(id) || id < 1)
     throw new TypeError(`an id is a whole number of at least 1, got ${id}`);
   return OPERATIONS[operation].path.replace(":id", String(id));
-}
-
-function isSuccess(response: IncomingMessage): boolean {
-  const status = response.statusCode ?? 0;
-  return status >= 200 && status < 300;
-}
-
-function isRedirect(response: IncomingMessage): boolean {
-  return [301, 302, 303, 307, 308].includes(response.statusCode ?? 0);
-}
-
-/** The ApiError of a failed answer, its body read. */
-async function failure(
-  response: IncomingMessage,
-  method: string,
-  url: URL,
-  clock: Clock,
-  signal: AbortSignal | undefined,
-): Promise<ApiError> {
-  const text = await readText(response, method, url, signal);
-  return new ApiError(
-    method,
-    url.pathname,
-    response.statusCode ?? 0,
-    parseBody(text),
-    retryAfterMs(response, clock.now()),
-  );
-}
-
-function unexpected(method: string, url: URL, status: number, body: unknown, what: string): never {
-  const shown = typeof body === "string" ? body : JSON.stringify(body);
-  throw new ApiError(
-    method,
-    url.pathname,
-    status,
-    body,
-    null,
-    `the answer has ${what}: ${shown.slice(0, 200)}`,
-  );
 }
 
 function readWithProgress(path: string, size: number, onProgress?: (sent: number, total: number) => void) {

@@ -186,3 +186,33 @@ export function serveProcess(
     child.on("exit", (code) => reject(new Error(`serve exited (${code}) before listening:\n${out}`)));
   });
 }
+
+/**
+ * Starts a long sync of `big` with plain HTTP and resolves once the service is seen to hold it:
+ * a probe sync of `small` gets 409. A probe that gets in first makes the long sync's own
+ * request a 409; then the long sync is started again. Resolves to the long sync's answer.
+ */
+export async function holdSync(
+  base: string,
+  big: number,
+  small: number,
+): Promise<{ running: Promise<{ status: number }> }> {
+  const sync = (idFile: number, idAppAccount: number) =>
+    call(base, "PUT", "/v1.0/services/sync/custom", { key: OTHER_KEY, json: { idFile, idAppAccount } });
+  for (let attempt = 0; attempt < 10; attempt++) {
+    let ended = false;
+    const running = sync(big, 901).then((answer) => {
+      ended = true;
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50)); // let it take the lock first
+    while (!ended) {
+      const probe = await sync(small, 902);
+      if (probe.status === 409 && !ended) return { running };
+      if (probe.status === 429) throw new Error(`probe rate-limited: ${probe.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await running; // lost the race to a probe (409), or ended before a probe saw it: again
+  }
+  throw new Error("the long sync never held the service");
+}
