@@ -9,7 +9,7 @@ import { BufferedOut } from "../_internal/BufferedOut.js";
 import { SpillList } from "../_internal/SpillList.js";
 import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
 import { escapeFormula, formatRoles, isFormula } from "./cells.js";
-import { CANONICAL_COLUMNS } from "./columns.js";
+import { CANONICAL_COLUMNS, USER_COLUMNS } from "./columns.js";
 
 /** Options of the CSV writer. */
 export interface CsvWriterOptions {
@@ -20,16 +20,7 @@ export interface CsvWriterOptions {
 type Row = string[];
 
 const BATCH = 512;
-const USER_KEYS = [
-  "email",
-  "id",
-  "firstName",
-  "lastName",
-  "status",
-  "externalStatus",
-  "roles",
-  "lastUsedDate",
-];
+const USER_KEYS = ["email", ...USER_COLUMNS] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

@@ -6,6 +6,17 @@ import { deriveLicenseStatus, type LicenseStatus } from "./deriveLicenseStatus.j
 import type { PriceConverter } from "./money.js";
 
 /** A user as the service applies it. */
+/** A user's properties besides its email, in the order syncfile writes them (JSON and CSV). */
+export const USER_DETAILS = [
+  "id",
+  "firstName",
+  "lastName",
+  "status",
+  "externalStatus",
+  "roles",
+  "lastUsedDate",
+] as const;
+
 export interface NormalizedUser {
   email: string;
   id?: string;
@@ -53,16 +64,7 @@ export function normalizeUser(value: Value): NormalizedUser {
   if (Array.isArray(value.roles)) out.roles = value.roles.map(String);
   const date = text(value.lastUsedDate);
   if (date !== undefined) out.lastUsedDate = DATE_TIME.test(date) ? date.slice(0, 10) : date;
-  return ordered(out, [
-    "email",
-    "id",
-    "firstName",
-    "lastName",
-    "status",
-    "externalStatus",
-    "roles",
-    "lastUsedDate",
-  ]);
+  return ordered(out, ["email", ...USER_DETAILS]);
 }
 
 /** A license's sync-ready form, its price converted by `prices`. */
