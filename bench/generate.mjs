@@ -60,31 +60,45 @@ export function userAt(n, random) {
 
 const indent = (text, pad) => text.replace(/\n/g, `\n${pad}`);
 
+/** A file written in batches of 4096 strings; `bytes()` counts what was written so far. */
+function batchedFile(path) {
+  const out = createWriteStream(path);
+  let bytes = 0;
+  let pending = [];
+  return {
+    bytes: () => bytes,
+    async write(s) {
+      pending.push(s);
+      bytes += Buffer.byteLength(s);
+      if (pending.length >= 4096) {
+        if (!out.write(pending.join(""))) await once(out, "drain");
+        pending = [];
+      }
+    },
+    async close() {
+      out.end(pending.join(""));
+      await once(out, "finish");
+      return bytes;
+    },
+  };
+}
+
 /**
  * Writes a pretty-printed data file of about `targetBytes` to `path`: 70% users, 30% license
  * users spread over `licenses` licenses. Resolves to counts.
  */
 export async function generateJson(path, targetBytes, { licenses = 20, seed = 42 } = {}) {
   const random = prng(seed);
-  const out = createWriteStream(path);
-  let bytes = 0;
-  let pending = [];
-  const write = async (s) => {
-    pending.push(s);
-    bytes += Buffer.byteLength(s);
-    if (pending.length >= 4096) {
-      if (!out.write(pending.join(""))) await once(out, "drain");
-      pending = [];
-    }
-  };
+  const file = batchedFile(path);
+  const write = file.write;
   await write('{\n  "users": [\n');
   let users = 0;
-  while (bytes < targetBytes * 0.7) {
+  while (file.bytes() < targetBytes * 0.7) {
     await write(`${users ? ",\n" : ""}    ${indent(JSON.stringify(userAt(users, random), null, 2), "    ")}`);
     users++;
   }
   await write('\n  ],\n  "licenses": [\n');
-  const perLicense = Math.max(1, Math.floor((targetBytes - bytes) / 90 / licenses));
+  const perLicense = Math.max(1, Math.floor((targetBytes - file.bytes()) / 90 / licenses));
   let licenseUsers = 0;
   for (let l = 0; l < licenses; l++) {
     await write(
@@ -103,8 +117,7 @@ export async function generateJson(path, targetBytes, { licenses = 20, seed = 42
     await write("\n      ]\n    }");
   }
   await write("\n  ]\n}\n");
-  out.end(pending.join(""));
-  await once(out, "finish");
+  const bytes = await file.close();
   return { bytes, users, licenses, licenseUsers };
 }
 
@@ -120,21 +133,12 @@ const csvCell = (v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
  */
 export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7 } = {}) {
   const random = prng(seed);
-  const out = createWriteStream(path);
-  let bytes = 0;
-  let pending = [];
-  const write = async (s) => {
-    pending.push(s);
-    bytes += Buffer.byteLength(s);
-    if (pending.length >= 4096) {
-      if (!out.write(pending.join(""))) await once(out, "drain");
-      pending = [];
-    }
-  };
+  const file = batchedFile(path);
+  const write = file.write;
   await write(`${CSV_HEADER}\n`);
   let users = 0;
   let rows = 0;
-  while (bytes < targetBytes) {
+  while (file.bytes() < targetBytes) {
     const u = userAt(users, random);
     const userCells = [
       u.email,
@@ -161,7 +165,6 @@ export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7 }
     }
     users++;
   }
-  out.end(pending.join(""));
-  await once(out, "finish");
+  const bytes = await file.close();
   return { bytes, users, rows };
 }
