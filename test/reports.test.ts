@@ -8,7 +8,13 @@ import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readExecutions, readFileId, readUploadParameters } from "../src/client/_tolerant.js";
-import { collectReports, createClient, STATE_FILE, watchReports } from "../src/client/index.js";
+import {
+  collectReports,
+  createClient,
+  STATE_FILE,
+  StateFileError,
+  watchReports,
+} from "../src/client/index.js";
 import type { SyncfileServer } from "../src/server/index.js";
 import { fixture } from "./support/paths.js";
 import { clientClock, dataDir, KEY, removeDataDirs, startServer, TestClock } from "./support/server.js";
@@ -98,6 +104,7 @@ describe("collectReports", () => {
     const dir = mkdtempSync(join(work, "foreign-"));
     writeFileSync(join(dir, STATE_FILE), "{not json");
     await expect(collectReports(client, { dir })).rejects.toThrow(/is not a state file .* move it away/);
+    await expect(collectReports(client, { dir })).rejects.toBeInstanceOf(StateFileError);
     expect(readdirSync(dir)).toEqual([STATE_FILE]);
   });
 

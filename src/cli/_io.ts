@@ -1,6 +1,7 @@
 // Small I/O helpers shared by commands: readable error messages, colour detection, sizes.
 
 import { statSync } from "node:fs";
+import { InvalidArgumentError } from "commander";
 
 /** "no such file or directory" for ENOENT, and so on; the message itself otherwise. */
 export function describeIoError(error: unknown): string {
@@ -31,6 +32,27 @@ export function parseWholeNumber(flag: string, text: string, min: number): numbe
     throw new Error(`${flag} takes a whole number of at least ${min}, not "${text}"`);
   }
   return Number(text);
+}
+
+/**
+ * The one-line message for a local file that could not be written (an error of the file
+ * system, with its path), or null for any other error.
+ */
+export function writeFailure(error: unknown): string | null {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.syscall !== "string" || typeof e.path !== "string") return null;
+  return e.code === "EEXIST" ? e.message : `cannot write ${e.path}: ${describeIoError(error)}`;
+}
+
+/** A commander parser of a whole number ≥ `min` given to `flag`: a wrong value is a usage error. */
+export function wholeNumber(flag: string, min: number): (text: string) => number {
+  return (text) => {
+    try {
+      return parseWholeNumber(flag, text, min);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
 }
 
 /** The size of `file` in bytes, or null when it cannot be read (the command reports that itself). */

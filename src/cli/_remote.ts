@@ -83,11 +83,3 @@ export function interruptSignal(): AbortSignal {
   process.on("SIGINT", stop).on("SIGTERM", stop);
   return controller.signal;
 }
-
-/** Parses a whole number ≥ 1 given to `flag` (an id, an app account). */
-export function parseId(flag: string, text: string): number {
-  if (!/^[1-9]\d*$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new InvalidArgumentError(`${flag} takes a whole number of at least 1, not "${text}"`);
-  }
-  return Number(text);
-}

@@ -1,12 +1,12 @@
 // What validate and convert share: the report flags, how a report is printed, the input format.
 
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, Option } from "commander";
 import { formatGithub } from "../report/formatGithub.js";
 import { formatJson } from "../report/formatJson.js";
 import { formatText } from "../report/formatText.js";
 import type { Report } from "../report/Report.js";
 import { readExcerpts } from "../report/readExcerpts.js";
-import { parseWholeNumber, useColor } from "./_io.js";
+import { useColor, wholeNumber } from "./_io.js";
 
 /** The report flags, as commander gives them. */
 export interface ReportFlags {
@@ -27,7 +27,7 @@ export function addReportOptions(command: Command): Command {
     .option(
       "--max-errors <n>",
       "errors (and warnings) to list per file; the totals stay exact",
-      (v: string) => count("--max-errors", v),
+      wholeNumber("--max-errors", 0),
       1000,
     )
     .option("--strict", "treat warnings as errors")
@@ -50,12 +50,4 @@ export function renderReport(
   if (flags.format === "github") return formatGithub(report);
   const excerpts = file === "-" ? undefined : readExcerpts(file, report.findings);
   return formatText(report, { color: useColor(stream), ...(excerpts ? { excerpts } : {}) });
-}
-
-function count(flag: string, text: string): number {
-  try {
-    return parseWholeNumber(flag, text, 0);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }

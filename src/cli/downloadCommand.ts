@@ -5,9 +5,9 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { formatBytes } from "../report/formatText.js";
-import { describeIoError } from "./_io.js";
+import { wholeNumber, writeFailure } from "./_io.js";
 import { Progress } from "./_progress.js";
-import { addRemoteOptions, connect, interruptSignal, parseId, type RemoteFlags } from "./_remote.js";
+import { addRemoteOptions, connect, interruptSignal, type RemoteFlags } from "./_remote.js";
 import { EXIT } from "./exitCodes.js";
 
 interface DownloadFlags extends RemoteFlags {
@@ -18,7 +18,7 @@ interface DownloadFlags extends RemoteFlags {
 export function downloadCommand(result: { code: number }): Command {
   const command = new Command("download")
     .description("download a registered file by its id")
-    .argument("<id>", "the file's id", (v: string) => parseId("the file id", v))
+    .argument("<id>", "the file's id", wholeNumber("the file id", 1))
     .option(
       "-o, --output <path>",
       "where to save it: a file, or an existing folder (default: the service's file name, here)",
@@ -63,16 +63,10 @@ async function runDownload(id: number, flags: DownloadFlags): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     progress?.done();
-    const local = error as NodeJS.ErrnoException;
-    if (local.code === "EEXIST") {
-      process.stderr.write(`syncfile: ${local.message}\n`);
-      return EXIT.unreadable;
-    }
-    if (typeof local.syscall === "string" && typeof local.path === "string") {
-      process.stderr.write(`syncfile: cannot write ${local.path}: ${describeIoError(error)}\n`);
-      return EXIT.unreadable;
-    }
-    throw error;
+    const failure = writeFailure(error);
+    if (failure === null) throw error;
+    process.stderr.write(`syncfile: ${failure}\n`);
+    return EXIT.unreadable;
   }
 }
 

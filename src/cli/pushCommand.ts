@@ -7,7 +7,7 @@ import { ApiError } from "../client/ApiError.js";
 import { pushFile } from "../client/pushFile.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";
-import { describeIoError } from "./_io.js";
+import { describeIoError, wholeNumber } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
   addRemoteOptions,
@@ -15,7 +15,6 @@ import {
   formatDuration,
   interruptSignal,
   parseDuration,
-  parseId,
   type RemoteFlags,
 } from "./_remote.js";
 import { addReportOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
@@ -31,9 +30,7 @@ export function pushCommand(result: { code: number }): Command {
   const command = new Command("push")
     .description("check a data file, then upload it and sync it into an app account")
     .argument("<file>", "the data file (JSON, or CSV by extension)")
-    .requiredOption("--app-account <id>", "the app account to sync into", (v: string) =>
-      parseId("--app-account", v),
-    )
+    .requiredOption("--app-account <id>", "the app account to sync into", wholeNumber("--app-account", 1))
     .option(
       "--wait <duration>",
       "how long to keep trying while another sync is running (0: not at all; default 10m)",

@@ -3,13 +3,13 @@
 // appear, without anyone watching.
 
 import { Command, InvalidArgumentError } from "commander";
-import { STATE_FILE } from "../client/_reportState.js";
+import { STATE_FILE, StateFileError } from "../client/_reportState.js";
 import type { CollectedReport, CollectResult } from "../client/collectReports.js";
 import { collectReports } from "../client/collectReports.js";
 import { watchReports } from "../client/watchReports.js";
 import type { Execution } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";
-import { describeIoError } from "./_io.js";
+import { writeFailure } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
   addRemoteOptions,
@@ -125,16 +125,10 @@ async function runReports(flags: ReportsFlags): Promise<number> {
     });
     return EXIT.ok;
   } catch (error) {
-    const local = error as NodeJS.ErrnoException;
-    if (typeof local.syscall === "string" && typeof local.path === "string") {
-      process.stderr.write(`syncfile: cannot write ${local.path}: ${describeIoError(error)}\n`);
-      return EXIT.unreadable;
-    }
-    if (error instanceof Error && error.message.includes(STATE_FILE)) {
-      process.stderr.write(`syncfile: ${error.message}\n`);
-      return EXIT.unreadable;
-    }
-    throw error;
+    const failure = error instanceof StateFileError ? error.message : writeFailure(error);
+    if (failure === null) throw error;
+    process.stderr.write(`syncfile: ${failure}\n`);
+    return EXIT.unreadable;
   }
 }
 

@@ -2,9 +2,9 @@
 // and testing integrations (or running it for a team). Nothing to install: the metadata is in
 // an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data.
 
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import type { SyncfileServer } from "../server/createServer.js";
-import { describeIoError, parseWholeNumber } from "./_io.js";
+import { describeIoError, wholeNumber } from "./_io.js";
 import { readRates } from "./_rates.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
@@ -25,19 +25,16 @@ export function serveCommand(result: { code: number }): Command {
   return new Command("serve")
     .description("run the service locally: upload URLs, storage, files, syncs, access reviews")
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option(
-      "--port <port>",
-      "port to listen on (0 picks a free one)",
-      (v: string) => whole("--port", v, 0),
-      8080,
-    )
+    .option("--port <port>", "port to listen on (0 picks a free one)", wholeNumber("--port", 0), 8080)
     .option("--data <dir>", "where the database and the files are kept", "syncfile-data")
     .option("--seed <file>", "campaigns and executions to add (JSON; see fixtures/seed.json)")
     .option("--display-currency <code>", "the organisation's display currency for prices", "USD")
     .option("--source-currency <code>", "the currency of the files' cents (default: the display currency)")
     .option("--rates <file>", 'rates from the source currency, {"EUR": "0.92"}, when the two differ')
-    .option("--max-upload-bytes <n>", "largest upload accepted (default 5 GiB)", (v: string) =>
-      whole("--max-upload-bytes", v, 1),
+    .option(
+      "--max-upload-bytes <n>",
+      "largest upload accepted (default 5 GiB)",
+      wholeNumber("--max-upload-bytes", 1),
     )
     .addHelpText(
       "after",
@@ -54,14 +51,6 @@ Example:
     .action(async (flags: ServeFlags) => {
       result.code = await runServe(flags);
     });
-}
-
-function whole(flag: string, text: string, min: number): number {
-  try {
-    return parseWholeNumber(flag, text, min);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }
 
 async function runServe(flags: ServeFlags): Promise<number> {

@@ -8,6 +8,11 @@ import { join } from "node:path";
 /** The file's name in the reports folder. */
 export const STATE_FILE = ".syncfile-reports.json";
 
+/** A state file that this version of syncfile did not write. */
+export class StateFileError extends Error {
+  override readonly name = "StateFileError";
+}
+
 /** What the state file holds. */
 export interface ReportState {
   version: 1;
@@ -50,7 +55,7 @@ export async function readReportState(dir: string): Promise<ReportState | null> 
     typeof state.pending !== "object" ||
     state.pending === null
   ) {
-    throw new Error(
+    throw new StateFileError(
       `${path} is not a state file this version of syncfile wrote: move it away to download every report again`,
     );
   }

@@ -12,7 +12,7 @@ export type {
   SyncSummary,
   UploadFileParameters,
 } from "../http/operations.js";
-export { STATE_FILE } from "./_reportState.js";
+export { STATE_FILE, StateFileError } from "./_reportState.js";
 export type { Destination } from "./_saveResponse.js";
 export type { Executions } from "./_tolerant.js";
 export { ApiError } from "./ApiError.js";

@@ -42,7 +42,13 @@ export async function pushFile(client: Client, path: string, options: PushOption
     ...(options.onUploadProgress ? { onProgress: options.onUploadProgress } : {}),
   });
   options.onStep?.("sync");
-  const { appAccount, validation: _, onUploadProgress: __, onStep: ___, ...sync } = options;
-  const summary = await client.sync(file.id, appAccount, { ...sync, format });
+  const { waitMs, pollMs, onWaiting } = options;
+  const summary = await client.sync(file.id, options.appAccount, {
+    ...signal,
+    format,
+    ...(waitMs !== undefined ? { waitMs } : {}),
+    ...(pollMs !== undefined ? { pollMs } : {}),
+    ...(onWaiting ? { onWaiting } : {}),
+  });
   return { synced: true, report, file, summary };
 }
