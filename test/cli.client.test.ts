@@ -1,14 +1,13 @@
 // `syncfile push | download | reports` as a user runs them, against the project's own server
 // over real HTTP: exit codes, one-line errors, nothing sent for an invalid file.
 
-import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../src/server/index.js";
-import { runCli } from "./support/cli.js";
-import { cli, fixture } from "./support/paths.js";
+import { runCli, startCli } from "./support/cli.js";
+import { fixture } from "./support/paths.js";
 import { type FaultyProxy, startProxy } from "./support/proxy.js";
 import { bigDocument, call, holdSync, KEY, removeDataDirs, startServer, upload } from "./support/server.js";
 
@@ -189,26 +188,29 @@ describe("syncfile reports", () => {
     const again = await syncfile(["reports", "--out", dir]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe("0 new reports, 4 downloaded before\n");
+
+    // a state file syncfile did not write: said, and nothing downloaded
+    const foreign = mkdtempSync(join(work, "foreign-"));
+    writeFileSync(join(foreign, ".syncfile-reports.json"), "[]");
+    const refused = await syncfile(["reports", "--out", foreign]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toBe(
+      `syncfile: ${join(foreign, ".syncfile-reports.json")} is not a state file this version of syncfile wrote: move it away to download every report again\n`,
+    );
+    expect(readdirSync(foreign)).toEqual([".syncfile-reports.json"]);
   });
 
   it("--watch polls until Ctrl-C, and then exits 0", async () => {
     const dir = join(work, "watched");
-    const child = spawn(process.execPath, [cli, "reports", "--out", dir, "--watch", "--interval", "1s"], {
-      env: { ...process.env, SYNCFILE_BASE_URL: server.url, SYNCFILE_API_KEY: KEY, NO_COLOR: "1" },
+    const watch = startCli(["reports", "--out", dir, "--watch", "--interval", "1s"], {
+      env: { ...process.env, SYNCFILE_BASE_URL: server.url, SYNCFILE_API_KEY: KEY },
     });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
-    while (!stdout.includes("new reports")) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!watch.output().stdout.includes("new reports"))
+      await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setTimeout(resolve, 1500)); // a second, quiet pass
-    child.kill("SIGINT");
-    expect(await exited).toBe(0);
+    watch.child.kill("SIGINT");
+    const { code, stdout, stderr } = await watch.result;
+    expect(code).toBe(0);
     expect(stderr).toBe("syncfile: watching for reports every 1 s; Ctrl-C stops\n");
     expect(stdout.match(/new reports?,/g)).toHaveLength(1); // nothing changed after the first pass
     expect(readdirSync(dir).filter((f) => f.endsWith(".zip"))).toHaveLength(4);

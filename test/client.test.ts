@@ -285,17 +285,25 @@ describe("the upload procedure, syncs and downloads", () => {
 });
 
 describe("rate limits", () => {
-  it("sends 250 uploads in a burst without a 429, waiting only as long as the limits require", async () => {
+  /** A server and a client on one test clock, with the client's retries recorded. */
+  const onTestClock = async () => {
     const clock = new TestClock();
     const server = await startServer({ clock: clock.read });
-    try {
-      const events: RetryEvent[] = [];
-      const client = createClient({
+    const events: RetryEvent[] = [];
+    const client = () =>
+      createClient({
         baseUrl: server.url,
         apiKey: KEY,
         clock: clientClock(clock),
         onRetry: (e) => events.push(e),
       });
+    return { clock, server, events, client };
+  };
+
+  it("sends 250 uploads in a burst without a 429, waiting only as long as the limits require", async () => {
+    const { clock, server, events, client: newClient } = await onTestClock();
+    try {
+      const client = newClient();
       const start = clock.now;
       const path = fixture("valid/minimal.json");
       const finished: number[] = [];
@@ -325,21 +333,14 @@ describe("rate limits", () => {
   });
 
   it("still retries a 429 after its Retry-After", async () => {
-    const clock = new TestClock();
-    const server = await startServer({ clock: clock.read });
+    const { clock, server, events, client: newClient } = await onTestClock();
     try {
       // another program with the same key has used the minute's 200 upload URLs
       for (let i = 0; i < 200; i++) {
         const r = await call(server.url, "GET", "/v1.0/files/url?name=a.json&type=application/json");
         expect(r.status).toBe(200);
       }
-      const events: RetryEvent[] = [];
-      const client = createClient({
-        baseUrl: server.url,
-        apiKey: KEY,
-        clock: clientClock(clock),
-        onRetry: (e) => events.push(e),
-      });
+      const client = newClient(); // knows nothing of those calls
       const start = clock.now;
       const parameters = await client.getUploadUrl("b.json", "application/json");
       expect(parameters.filePath).toMatch(/\/b\.json$/);

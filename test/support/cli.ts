@@ -1,6 +1,6 @@
 // Running the built CLI as a user would, and a `syncfile` command on PATH for shell examples.
 
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,28 +27,50 @@ export function runShell(command: string): Promise<CliResult> {
   });
 }
 
+/** `syncfile ...args` started and left running: its output so far, and its end. */
+export interface RunningCli {
+  child: ChildProcess;
+  output(): { stdout: string; stderr: string };
+  result: Promise<CliResult>;
+}
+
+/** Starts `syncfile ...args` (the built dist/cli.js), for a test that signals it while it runs. */
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): RunningCli {
+  return startProcess(process.execPath, [cli, ...args], options);
+}
+
 function runProcess(
   command: string,
   args: string[],
   options: { input?: string | Uint8Array; env?: NodeJS.ProcessEnv; cwd?: string },
 ): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd ?? root,
-      env: { ...(options.env ?? process.env), NO_COLOR: "1", FORCE_COLOR: "0" },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
+  const running = startProcess(command, args, options);
+  running.child.stdin?.end(options.input ?? "");
+  return running.result;
+}
+
+function startProcess(
+  command: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string },
+): RunningCli {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? root,
+    env: { ...(options.env ?? process.env), NO_COLOR: "1", FORCE_COLOR: "0" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const result = new Promise<CliResult>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
   });
+  return { child, output: () => ({ stdout, stderr }), result };
 }
 
 let shimDir: string | null = null;
