@@ -17,8 +17,16 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["test/**/*.test.ts", "src/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // `npm run test:unit` is the inner loop: in-process, seconds, no build needed. `e2e` runs
+    // what a user runs: the built CLI and worker threads, servers over real HTTP, processes.
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["test/unit/**/*.test.ts", "src/**/*.test.ts"] },
+      },
+      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"] } },
+    ],
   },
 });

@@ -62,7 +62,7 @@ export async function collectReports(client: Client, options: CollectOptions): P
   };
   const list = await client.listExecutions({
     limit,
-    ...after(state, options.since),
+    ...after(state, options.since, client.clock.now()),
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const result: CollectResult = {
@@ -83,7 +83,7 @@ export async function collectReports(client: Client, options: CollectOptions): P
       if (before && (execution.reportFileId === null || before.reportFileId === execution.reportFileId))
         continue;
       if (execution.reportFileId === null) {
-        wait(state, execution.id, execution.completionTime);
+        wait(state, execution.id, execution.completionTime, client.clock.now());
         result.pending.push(execution);
         continue;
       }
@@ -93,7 +93,7 @@ export async function collectReports(client: Client, options: CollectOptions): P
       } catch (error) {
         // this report refused (gone, forbidden): the others still come; it is asked for again
         if (!(error instanceof ApiError) || error.status >= 500 || error.status === 429) throw error;
-        wait(state, execution.id, execution.completionTime);
+        wait(state, execution.id, execution.completionTime, client.clock.now());
         result.failed.push({ execution, error });
         continue;
       }
@@ -101,7 +101,7 @@ export async function collectReports(client: Client, options: CollectOptions): P
         reportFileId: execution.reportFileId,
         file: saved.path,
         completionTime: execution.completionTime,
-        downloadedAt: new Date().toISOString(),
+        downloadedAt: new Date(client.clock.now()).toISOString(),
       };
       delete state.pending[execution.id];
       await writeReportState(options.dir, state);
@@ -115,12 +115,18 @@ export async function collectReports(client: Client, options: CollectOptions): P
   return result;
 }
 
-/** The completedAfter of a pass: the cursor (less the look-back), or before the oldest pending. */
-function after(state: ReportState, since: Date | string | undefined): { completedAfter?: string } {
+/**
+ * The completedAfter of a pass at `now`: the cursor (less the look-back), or before the oldest
+ * report still awaited (for at most PENDING_LOOK_BACK_MS after it was first awaited).
+ */
+function after(
+  state: ReportState,
+  since: Date | string | undefined,
+  now: number,
+): { completedAfter?: string } {
   const times: number[] = [];
   const cursor = state.cursor === null ? null : Date.parse(state.cursor);
   if (cursor !== null) times.push(cursor - LOOK_BACK_MS);
-  const now = Date.now();
   for (const { completionTime, since } of Object.values(state.pending)) {
     if (Date.parse(since) > now - PENDING_LOOK_BACK_MS) times.push(Date.parse(completionTime) - 1);
   }
@@ -129,9 +135,9 @@ function after(state: ReportState, since: Date | string | undefined): { complete
   return Number.isFinite(from) ? { completedAfter: new Date(from).toISOString() } : {};
 }
 
-/** Remembers that an execution's report is still to come. */
-function wait(state: ReportState, id: number, completionTime: string): void {
-  state.pending[id] ??= { completionTime, since: new Date().toISOString() };
+/** Remembers that an execution's report is still to come (first awaited at `now`). */
+function wait(state: ReportState, id: number, completionTime: string, now: number): void {
+  state.pending[id] ??= { completionTime, since: new Date(now).toISOString() };
 }
 
 async function download(

@@ -107,6 +107,8 @@ export interface SyncOptions extends CallOptions {
 /** The client of one service with one key. */
 export interface Client {
   readonly baseUrl: string;
+  /** The time the client reads and waits with (`options.clock`, else the system's). */
+  readonly clock: Clock;
   /** Time spent waiting for the client's own rate limits, summed over the calls that waited. */
   readonly rateLimitWaitMs: number;
   /** GET /v1.0/files/url: where to PUT a file of this name and content type. */
@@ -169,6 +171,7 @@ export function createClient(options: ClientOptions): Client {
 
 class HttpClient implements Client {
   readonly baseUrl: string;
+  readonly clock: Clock;
   readonly #base: URL;
   readonly #clock: Clock;
   readonly #limiter: RateLimiter;
@@ -194,6 +197,7 @@ class HttpClient implements Client {
     this.#base = base;
     this.baseUrl = base.href.replace(/\/+$/, "");
     this.#clock = options.clock ?? systemClock;
+    this.clock = this.#clock;
     this.#limiter = new RateLimiter(
       options.rateLimits === false ? {} : { ...DOCUMENTED_LIMITS, ...(options.rateLimits ?? {}) },
       this.#clock,

@@ -1,8 +1,18 @@
 // The project's own server for tests: started on a free port over real HTTP, with a clock
 // the test moves, and plain fetch calls (not the client) for the interface's steps.
 
-import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import {
+  closeSync,
+  constants,
+  cpSync,
+  mkdtempSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "../../src/server/Database.js";
@@ -123,6 +133,16 @@ export async function upload(
   bytes: Uint8Array | string,
   options: { contentType?: string; type?: string } = {},
 ): Promise<number> {
+  return (await uploadFile(base, name, bytes, options)).id;
+}
+
+/** The upload procedure; resolves to the file's id and its path in storage. */
+export async function uploadFile(
+  base: string,
+  name: string,
+  bytes: Uint8Array | string,
+  options: { contentType?: string; type?: string } = {},
+): Promise<{ id: number; filePath: string }> {
   const contentType = options.contentType ?? (name.endsWith(".csv") ? "text/csv" : "application/json");
   const url = await call(
     base,
@@ -137,7 +157,7 @@ export async function upload(
     json: { path: filePath, type: options.type ?? "customIntegrationData" },
   });
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.text}`);
-  return registered.body.id as number;
+  return { id: registered.body.id as number, filePath };
 }
 
 /** A valid data file of `n` users (each 2nd holding one of 5 licenses), about 150 bytes a user. */
@@ -188,31 +208,83 @@ export function serveProcess(
 }
 
 /**
- * Starts a long sync of `big` with plain HTTP and resolves once the service is seen to hold it:
- * a probe sync of `small` gets 409. A probe that gets in first makes the long sync's own
- * request a 409; then the long sync is started again. Resolves to the long sync's answer.
+ * A stored data file whose bytes the test hands over when it chooses: its blob is replaced by a
+ * named pipe, so a sync of it opens the pipe — holding the service's one-sync lock, taken
+ * before the file is read — and reads only once `release()` writes the document. Nothing
+ * depends on how fast the machine is: the test waits for `opened`, and the sync ends when
+ * the test says. After the release the blob is the document again, for later syncs.
+ */
+export interface HeldFile {
+  /** The registered file's id. */
+  id: number;
+  /** Resolves once a sync has opened the file: that sync holds the lock. */
+  opened: Promise<void>;
+  /** Writes the document to the sync that opened the file and ends it; resolves once written. */
+  release(): Promise<void>;
+  /** Gives up the pipe without writing (no sync opened it, or its server died): nothing stays blocked. */
+  abandon(): void;
+}
+
+/** Uploads `document` into the server on `data` and holds it back (see HeldFile). */
+export async function heldFile(base: string, data: string, document: string): Promise<HeldFile> {
+  const { id, filePath } = await uploadFile(base, "held.json", document);
+  const blob = join(data, "blobs", filePath);
+  rmSync(blob);
+  execFileSync("mkfifo", [blob]);
+  // open() of a pipe for writing waits for its reader: the sync that opens the blob
+  const writer = open(blob, "w");
+  let released = false;
+  const restore = () => {
+    const regular = `${blob}.regular`;
+    writeFileSync(regular, document);
+    renameSync(regular, blob);
+  };
+  const release = async () => {
+    if (released) return;
+    released = true;
+    const fd = await writer;
+    try {
+      await fd.writeFile(document);
+    } finally {
+      await fd.close();
+    }
+    restore();
+  };
+  const abandon = () => {
+    if (released) return;
+    released = true;
+    // a reader of our own lets a pending open() for writing complete; then both close
+    closeSync(openSync(blob, constants.O_RDONLY | constants.O_NONBLOCK));
+    writer.then((fd) => fd.close()).catch(() => {});
+    restore();
+  };
+  return { id, opened: writer.then(() => {}), release, abandon };
+}
+
+/**
+ * Starts a sync of a held file (see HeldFile) and resolves once it holds the service, with
+ * its answer (after `release()`).
  */
 export async function holdSync(
   base: string,
-  big: number,
-  small: number,
-): Promise<{ running: Promise<{ status: number }> }> {
-  const sync = (idFile: number, idAppAccount: number) =>
-    call(base, "PUT", "/v1.0/services/sync/custom", { key: OTHER_KEY, json: { idFile, idAppAccount } });
-  for (let attempt = 0; attempt < 10; attempt++) {
-    let ended = false;
-    const running = sync(big, 901).then((answer) => {
-      ended = true;
-      return answer;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50)); // let it take the lock first
-    while (!ended) {
-      const probe = await sync(small, 902);
-      if (probe.status === 409 && !ended) return { running };
-      if (probe.status === 429) throw new Error(`probe rate-limited: ${probe.text}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    await running; // lost the race to a probe (409), or ended before a probe saw it: again
+  data: string,
+  idAppAccount = 901,
+): Promise<{ answer: Promise<{ status: number; body: Record<string, unknown> }>; release(): Promise<void> }> {
+  const held = await heldFile(base, data, bigDocument(1000));
+  const answer = call(base, "PUT", "/v1.0/services/sync/custom", {
+    key: OTHER_KEY,
+    json: { idFile: held.id, idAppAccount },
+  });
+  const early = answer.then((a) => {
+    throw new Error(`the held sync answered before it read its file: ${a.status} ${a.text}`);
+  });
+  try {
+    await Promise.race([held.opened, early]);
+  } catch (error) {
+    held.abandon();
+    throw error;
+  } finally {
+    early.catch(() => {});
   }
-  throw new Error("the long sync never held the service");
+  return { answer, release: held.release };
 }

@@ -5,11 +5,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type * as Library from "../src/index.js";
-import { chunked, stream, utf8 } from "./support/chunks.js";
-import { csvBytes, csvSpecArb } from "./support/csvText.js";
-import { documentArb, documentBytes, mutationArb, spacesArb } from "./support/jsonAst.js";
-import { fixture, root } from "./support/paths.js";
+import type * as Library from "../../src/index.js";
+import { chunked, stream, utf8 } from "../support/chunks.js";
+import { csvBytes, csvSpecArb } from "../support/csvText.js";
+import { documentArb, documentBytes, mutationArb, spacesArb } from "../support/jsonAst.js";
+import { fixture, root } from "../support/paths.js";
 
 const built = (await import(`${root}dist/index.js`)) as typeof Library;
 

@@ -4,10 +4,10 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readRecords } from "../src/index.js";
-import { chunked, stream, utf8 } from "./support/chunks.js";
-import { documentArb, mutate, mutationArb, serialize, spacesArb } from "./support/jsonAst.js";
-import { referenceRead } from "./support/referenceReader.js";
+import { readRecords } from "../../src/index.js";
+import { chunked, stream, utf8 } from "../support/chunks.js";
+import { documentArb, mutate, mutationArb, serialize, spacesArb } from "../support/jsonAst.js";
+import { referenceRead } from "../support/referenceReader.js";
 
 const FATAL = new Set(["json.syntax", "json.trailing", "json.empty"]);
 

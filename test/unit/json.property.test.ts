@@ -4,9 +4,9 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isCode, type Report, validateStream } from "../src/index.js";
-import { locationIn } from "../src/json/_position.js";
-import { chunked, stream, utf8 } from "./support/chunks.js";
+import { isCode, type Report, validateStream } from "../../src/index.js";
+import { locationIn } from "../../src/json/_position.js";
+import { chunked, stream, utf8 } from "../support/chunks.js";
 import {
   type Ast,
   documentArb,
@@ -19,8 +19,8 @@ import {
   serializeMarked,
   spacesArb,
   str,
-} from "./support/jsonAst.js";
-import { modelAst, type ValidModel, validModelArb } from "./support/validDocument.js";
+} from "../support/jsonAst.js";
+import { modelAst, type ValidModel, validModelArb } from "../support/validDocument.js";
 
 const withoutTiming = (report: Report) => ({ ...report, stats: { ...report.stats, durationMs: 0 } });
 const withoutPlaces = (report: Report) => ({

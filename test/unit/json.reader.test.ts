@@ -2,9 +2,9 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type DataRecord, isCode, readRecords, validateStream, validateText } from "../src/index.js";
-import { chunked, stream, utf8 } from "./support/chunks.js";
-import { describeFindings, expectFinding } from "./support/expectFinding.js";
+import { type DataRecord, isCode, readRecords, validateStream, validateText } from "../../src/index.js";
+import { chunked, stream, utf8 } from "../support/chunks.js";
+import { describeFindings, expectFinding } from "../support/expectFinding.js";
 
 const ada = '{"email":"ada@example.com"}';
 

@@ -7,17 +7,18 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readExecutions, readFileId, readUploadParameters } from "../src/client/_tolerant.js";
+import { readExecutions, readFileId, readUploadParameters } from "../../src/client/_tolerant.js";
 import {
   collectReports,
   createClient,
   STATE_FILE,
   StateFileError,
   watchReports,
-} from "../src/client/index.js";
-import type { SyncfileServer } from "../src/server/index.js";
-import { fixture } from "./support/paths.js";
-import { clientClock, dataDir, KEY, removeDataDirs, startServer, TestClock } from "./support/server.js";
+} from "../../src/client/index.js";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { fixture } from "../support/paths.js";
+import { startProxy } from "../support/proxy.js";
+import { clientClock, dataDir, KEY, removeDataDirs, startServer, TestClock } from "../support/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-reports-test-"));
 afterAll(() => {
@@ -153,6 +154,46 @@ describe("a report the service refuses", () => {
       expect(again.failed.map((f) => f.execution.id)).toEqual([101]);
       expect(again.downloaded).toEqual([]);
     } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("the client's clock", () => {
+  it("times the state file, and lets a report awaited for over 7 days stop holding the passes back", async () => {
+    const data = await dataDir();
+    const clock = new TestClock();
+    const server = await startServer({ dataDir: data, clock: clock.read, seed: fixture("seed.json") });
+    const proxy = await startProxy(server.url);
+    const listed = () => {
+      const line = proxy.requests.filter((r) => r.startsWith("GET /v1.0/accessReviews/campaigns")).at(-1);
+      return new URL(`http://x${line?.split(" ")[1]}`).searchParams.get("completedAfter");
+    };
+    try {
+      clock.advance(6000);
+      await server.generateReports();
+      rmSync(join(data, "blobs", "reports", "execution-101.zip")); // refused (404): awaited from now on
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY, clock: clientClock(clock) });
+      const dir = join(work, "clocked");
+      const first = await collectReports(client, { dir });
+      expect(first.failed.map((f) => f.execution.id)).toEqual([101]);
+      const state = JSON.parse(readFileSync(join(dir, STATE_FILE), "utf8"));
+      expect(state.downloaded["102"].downloadedAt).toBe(new Date(clock.now).toISOString());
+      expect(state.pending["101"].since).toBe(new Date(clock.now).toISOString());
+
+      // the next pass looks back to just before the awaited report's execution (completed 15 April)
+      await collectReports(client, { dir });
+      expect(listed()).toBe("2026-04-15T16:59:59.999Z");
+      // 6 days later it still does; 8 days later it looks back from the cursor less an hour (the
+      // newest completion seen: execution 203, 45 s after the start, listed since)
+      clock.advance(6 * 24 * 3_600_000);
+      await collectReports(client, { dir });
+      expect(listed()).toBe("2026-04-15T16:59:59.999Z");
+      clock.advance(2 * 24 * 3_600_000);
+      await collectReports(client, { dir });
+      expect(listed()).toBe("2026-11-21T09:00:45.000Z");
+    } finally {
+      await proxy.close();
       await server.close();
     }
   });

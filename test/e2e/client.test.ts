@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { suggestedName } from "../src/client/_saveResponse.js";
+import { suggestedName } from "../../src/client/_saveResponse.js";
 import {
   ApiError,
   ConnectionError,
@@ -15,21 +15,20 @@ import {
   pushFile,
   RateLimiter,
   type RetryEvent,
-} from "../src/client/index.js";
-import type { SyncfileServer } from "../src/server/index.js";
-import { fixture } from "./support/paths.js";
-import { type FaultyProxy, startProxy } from "./support/proxy.js";
+} from "../../src/client/index.js";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { fixture } from "../support/paths.js";
+import { type FaultyProxy, startProxy } from "../support/proxy.js";
 import {
-  bigDocument,
   call,
   clientClock,
-  holdSync as holdLongSync,
+  dataDir,
+  holdSync,
   KEY,
   removeDataDirs,
   startServer,
   TestClock,
-  upload,
-} from "./support/server.js";
+} from "../support/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-client-test-"));
 afterAll(() => {
@@ -388,35 +387,38 @@ describe("rate limits", () => {
 
 describe("a sync while another sync runs", () => {
   let server: SyncfileServer;
+  let data: string;
   beforeAll(async () => {
-    server = await startServer();
+    data = await dataDir();
+    server = await startServer({ dataDir: data });
   });
   afterAll(() => server.close());
-
-  const holdSync = async () => {
-    const big = await upload(server.url, "big.json", bigDocument(150_000));
-    const small = await upload(server.url, "probe.json", readFileSync(fixture("valid/minimal.json")));
-    return holdLongSync(server.url, big, small);
-  };
 
   it("gives up at once with --wait 0, and otherwise waits, telling why, and succeeds", async () => {
     const client = createClient({ baseUrl: server.url, apiKey: KEY });
     const { id } = await client.uploadFile(fixture("valid/example.json"));
 
-    let { running } = await holdSync();
+    let held = await holdSync(server.url, data);
     const refused = (await client.sync(id, 23, { waitMs: 0 }).catch((e: unknown) => e)) as ApiError;
     expect(refused).toBeInstanceOf(ApiError);
     expect(refused.status).toBe(409);
     expect(refused.message).toMatch(/409 Conflict — another sync is running/);
-    expect((await running).status).toBe(200);
+    await held.release();
+    expect((await held.answer).status).toBe(200);
 
-    ({ running } = await holdSync());
+    held = await holdSync(server.url, data);
     const waits: { waitedMs: number; nextMs: number; message: string }[] = [];
-    const summary = await client.sync(id, 23, { pollMs: 100, onWaiting: (w) => waits.push(w) });
+    const summary = await client.sync(id, 23, {
+      pollMs: 100,
+      onWaiting: (w) => {
+        waits.push(w);
+        void held.release(); // the running sync ends only once this one has been told to wait
+      },
+    });
     expect(summary).toMatchObject({ idFile: id, idAppAccount: 23, users: 3 });
     expect(waits.length).toBeGreaterThan(0);
     expect(waits[0]?.message).toMatch(/another sync is running/);
-    expect((await running).status).toBe(200);
+    expect((await held.answer).status).toBe(200);
   });
 });
 

@@ -5,18 +5,29 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SyncfileServer } from "../src/server/index.js";
-import { runCli, startCli } from "./support/cli.js";
-import { fixture } from "./support/paths.js";
-import { type FaultyProxy, startProxy } from "./support/proxy.js";
-import { bigDocument, call, holdSync, KEY, removeDataDirs, startServer, upload } from "./support/server.js";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { runCli, startCli } from "../support/cli.js";
+import { fixture } from "../support/paths.js";
+import { type FaultyProxy, startProxy } from "../support/proxy.js";
+import {
+  call,
+  dataDir,
+  holdSync,
+  KEY,
+  removeDataDirs,
+  startServer,
+  TestClock,
+  upload,
+} from "../support/server.js";
+import { waitFor } from "../support/waitFor.js";
 
 let server: SyncfileServer;
+let data: string;
 let proxy: FaultyProxy;
 const work = mkdtempSync(join(tmpdir(), "syncfile-cli-client-"));
 beforeAll(async () => {
-  server = await startServer({ seed: fixture("seed.json"), reportDelayMs: 0 });
-  await server.generateReports();
+  data = await dataDir();
+  server = await startServer({ dataDir: data });
   proxy = await startProxy(server.url);
 });
 afterAll(async () => {
@@ -80,17 +91,19 @@ describe("syncfile push", () => {
   });
 
   it("waits while another sync runs, says so, and then syncs", async () => {
-    // long enough (about 5 s) that the push, a new process, reaches the service while it runs
-    const big = await upload(server.url, "big.json", bigDocument(300_000));
-    const probe = await upload(server.url, "probe.json", readFileSync(fixture("valid/minimal.json")));
-    const { running } = await holdSync(server.url, big, probe);
-    const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "2m"]);
+    const held = await holdSync(server.url, data);
+    const push = startCli(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "2m"], {
+      env: { ...process.env, SYNCFILE_BASE_URL: server.url, SYNCFILE_API_KEY: KEY },
+    });
+    await waitFor(() => push.output().stderr.includes("waiting: trying again"), "push to say it waits");
+    await held.release();
+    const r = await push.result;
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /^syncfile: another sync is running \(sync \d+, started .*\); only one sync runs at a time: try again when it ends\nsyncfile: waiting: trying again in 2 s \(waited \d+ ms of 2 min\)\n/,
     );
     expect(r.stdout).toMatch(/synced into app account 9/);
-    expect((await running).status).toBe(200);
+    expect((await held.answer).status).toBe(200);
   });
 
   it("explains every wrong flag with exit 2, and an unreadable file with exit 3", async () => {
@@ -177,22 +190,42 @@ describe("syncfile download", () => {
 });
 
 describe("syncfile reports", () => {
+  // the service's time stands still unless a test moves it: which executions have finished,
+  // and which reports exist, is up to the test, not to how long the tests before it took
+  let clock: TestClock;
+  let reviews: SyncfileServer;
+  let reviewsProxy: FaultyProxy;
+  beforeAll(async () => {
+    clock = new TestClock(Date.now());
+    reviews = await startServer({ clock: clock.read, seed: fixture("seed.json"), reportDelayMs: 0 });
+    await reviews.generateReports();
+    reviewsProxy = await startProxy(reviews.url);
+  });
+  afterAll(async () => {
+    await reviewsProxy.close();
+    await reviews.close();
+  });
+  const reports = (args: string[], base = reviews.url) =>
+    syncfile(["reports", ...args], { SYNCFILE_BASE_URL: base });
+  const listings = () =>
+    reviewsProxy.requests.filter((r) => r.startsWith("GET /v1.0/accessReviews/campaigns"));
+
   it("downloads every finished execution's archive, and on the next run only what is new", async () => {
     const dir = join(work, "reviews");
-    const first = await syncfile(["reports", "--out", dir]);
+    const first = await reports(["--out", dir]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^saved .*execution-\d+\.zip \(.*\): execution \d+ of "/m);
     expect(first.stdout).toMatch(/4 new reports, 0 downloaded before\n$/);
     expect(readdirSync(dir).filter((f) => f.endsWith(".zip"))).toHaveLength(4);
 
-    const again = await syncfile(["reports", "--out", dir]);
+    const again = await reports(["--out", dir]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe("0 new reports, 4 downloaded before\n");
 
     // a state file syncfile did not write: said, and nothing downloaded
     const foreign = mkdtempSync(join(work, "foreign-"));
     writeFileSync(join(foreign, ".syncfile-reports.json"), "[]");
-    const refused = await syncfile(["reports", "--out", foreign]);
+    const refused = await reports(["--out", foreign]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toBe(
       `syncfile: ${join(foreign, ".syncfile-reports.json")} is not a state file this version of syncfile wrote: move it away to download every report again\n`,
@@ -200,19 +233,30 @@ describe("syncfile reports", () => {
     expect(readdirSync(foreign)).toEqual([".syncfile-reports.json"]);
   });
 
-  it("--watch polls until Ctrl-C, and then exits 0", async () => {
+  it("--watch polls until Ctrl-C: quiet while nothing changes, and it saves what appears", async () => {
     const dir = join(work, "watched");
     const watch = startCli(["reports", "--out", dir, "--watch", "--interval", "1s"], {
-      env: { ...process.env, SYNCFILE_BASE_URL: server.url, SYNCFILE_API_KEY: KEY },
+      env: { ...process.env, SYNCFILE_BASE_URL: reviewsProxy.url, SYNCFILE_API_KEY: KEY },
     });
-    while (!watch.output().stdout.includes("new reports"))
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a second, quiet pass
+    const before = listings().length;
+    await waitFor(() => watch.output().stdout.includes("new reports"), "the first pass");
+    // a second pass that found nothing new, and said nothing
+    await waitFor(() => listings().length >= before + 2, "a second pass");
+    expect(watch.output().stdout.match(/new reports?,/g)).toHaveLength(1);
+    // executions 104 and 203 finish (20 s and 45 s after the start), and their reports are made
+    clock.advance(60_000);
+    expect(await reviews.generateReports()).toBe(2);
+    await waitFor(() => watch.output().stdout.includes("2 new reports, 4 downloaded before"), "their pass");
     watch.child.kill("SIGINT");
     const { code, stdout, stderr } = await watch.result;
     expect(code).toBe(0);
     expect(stderr).toBe("syncfile: watching for reports every 1 s; Ctrl-C stops\n");
-    expect(stdout.match(/new reports?,/g)).toHaveLength(1); // nothing changed after the first pass
-    expect(readdirSync(dir).filter((f) => f.endsWith(".zip"))).toHaveLength(4);
+    const passes = stdout.split("\n").filter((line) => /new reports?,/.test(line));
+    // a pass between the two steps above may also have said that they were being generated
+    expect(passes.filter((line) => !line.includes("still being generated"))).toEqual([
+      "4 new reports, 0 downloaded before",
+      "2 new reports, 4 downloaded before",
+    ]);
+    expect(readdirSync(dir).filter((f) => f.endsWith(".zip"))).toHaveLength(6);
   });
 });

@@ -4,16 +4,18 @@
 
 import type { ChildProcess } from "node:child_process";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { runCli } from "./support/cli.js";
+import { runCli } from "../support/cli.js";
 import {
   bigDocument,
   call,
   dataDir,
+  type HeldFile,
+  heldFile,
   removeDataDirs,
   serveProcess,
   startServer,
   upload,
-} from "./support/server.js";
+} from "../support/server.js";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -24,29 +26,61 @@ afterAll(removeDataDirs);
 const sync = (base: string, idFile: number, idAppAccount: number) =>
   call(base, "PUT", "/v1.0/services/sync/custom", { json: { idFile, idAppAccount } });
 
+/**
+ * Waits until the held file is opened by one of `answers`' syncs, and then for `n` of the
+ * answers (those refused while it runs); fails if every answer comes first.
+ */
+async function whileHeld<T extends { status: number }>(
+  held: HeldFile,
+  answers: Promise<T>[],
+  n: number,
+): Promise<T[]> {
+  const all = Promise.all(answers).then((a) => {
+    throw new Error(`every sync answered, none held the file: ${a.map((r) => r.status).join(", ")}`);
+  });
+  all.catch(() => {});
+  try {
+    await Promise.race([held.opened, all]);
+  } catch (error) {
+    held.abandon();
+    throw error;
+  }
+  const settled: T[] = [];
+  if (n > 0)
+    await new Promise<void>((resolve) => {
+      for (const answer of answers)
+        answer.then((a) => {
+          settled.push(a);
+          if (settled.length === n) resolve();
+        });
+    });
+  return settled;
+}
+
 describe("one sync at a time", () => {
-  it("gives exactly one 200 and N−1 409 to N concurrent syncs of a large file", async () => {
-    const server = await startServer();
+  it("gives exactly one 200 and N−1 409 to N concurrent syncs", async () => {
+    const data = await dataDir();
+    const server = await startServer({ dataDir: data });
     try {
-      const idFile = await upload(server.url, "big.json", bigDocument(100_000));
-      const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => sync(server.url, idFile, 10 + i)),
-      );
-      const statuses = results.map((r) => r.status).sort();
-      expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
-      const refused = results.find((r) => r.status === 409);
-      expect(refused?.body.message).toMatch(
+      const held = await heldFile(server.url, data, bigDocument(20_000));
+      const answers = Array.from({ length: 6 }, (_, i) => sync(server.url, held.id, 10 + i));
+      // while one runs (it reads only when the test lets it), the five others are refused
+      const refused = await whileHeld(held, answers, 5);
+      expect(refused.map((r) => r.status)).toEqual([409, 409, 409, 409, 409]);
+      expect(refused[0]?.body.message).toMatch(
         /^another sync is running \(sync \d+, started .*\); only one sync runs at a time: try again when it ends$/,
       );
-      const ok = results.find((r) => r.status === 200);
-      expect(ok?.body).toMatchObject({
-        users: 100_000,
-        activeUsers: 90_000,
+      await held.release();
+      const results = await Promise.all(answers);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      expect(results.find((r) => r.status === 200)?.body).toMatchObject({
+        users: 20_000,
+        activeUsers: 18_000,
         licenses: 5,
-        licenseUsers: 50_000,
+        licenseUsers: 10_000,
       });
       // and once it is done, the next one runs
-      expect((await sync(server.url, idFile, 99)).status).toBe(200);
+      expect((await sync(server.url, held.id, 99)).status).toBe(200);
     } finally {
       await server.close();
     }
@@ -58,11 +92,14 @@ describe("one sync at a time", () => {
     children.push(a.child);
     const b = await serveProcess(data);
     children.push(b.child);
-    const idFile = await upload(a.url, "big.json", bigDocument(100_000));
-    const [fromA, fromB] = await Promise.all([sync(a.url, idFile, 1), sync(b.url, idFile, 2)]);
-    expect([fromA.status, fromB.status].sort()).toEqual([200, 409]);
+    const held = await heldFile(a.url, data, bigDocument(20_000));
+    const answers = [sync(a.url, held.id, 1), sync(b.url, held.id, 2)];
+    expect((await whileHeld(held, answers, 1)).map((r) => r.status)).toEqual([409]);
+    await held.release();
+    const [fromA, fromB] = await Promise.all(answers);
+    expect([fromA?.status, fromB?.status].sort()).toEqual([200, 409]);
     // both see the same database
-    const synced = fromA.status === 200 ? 1 : 2;
+    const synced = fromA?.status === 200 ? 1 : 2;
     expect((await call(b.url, "GET", `/v1.0/appAccounts/${synced}`)).status).toBe(200);
     expect((await call(a.url, "GET", `/v1.0/appAccounts/${synced}`)).status).toBe(200);
     // the first (the database's owner) dies; the second carries on with the same data
@@ -70,8 +107,8 @@ describe("one sync at a time", () => {
     await new Promise((r) => a.child.once("exit", r));
     const after = await call(b.url, "GET", `/v1.0/appAccounts/${synced}`);
     expect(after.status).toBe(200);
-    expect((after.body.users as { active: number }).active).toBe(90_000);
-    expect((await sync(b.url, idFile, 3)).status).toBe(200);
+    expect((after.body.users as { active: number }).active).toBe(18_000);
+    expect((await sync(b.url, held.id, 3)).status).toBe(200);
   }, 180_000);
 });
 
@@ -82,15 +119,17 @@ describe("a server killed in the middle of a sync", () => {
     children.push(first.child);
     const small = await upload(first.url, "small.json", '{"users":[{"email":"before@example.com"}]}');
     expect((await sync(first.url, small, 5)).status).toBe(200);
-    const big = await upload(first.url, "big.json", bigDocument(300_000));
-    const running = sync(first.url, big, 5).then(
+    const held = await heldFile(first.url, data, bigDocument(20_000));
+    const running = sync(first.url, held.id, 5).then(
       (r) => r.status,
       () => "killed" as const,
     );
-    await new Promise((r) => setTimeout(r, 1500));
+    // killed while the sync holds the lock and reads its file
+    await whileHeld(held, [running.then((status) => ({ status: status === "killed" ? 0 : status }))], 0);
     first.child.kill("SIGKILL");
     expect(await running).toBe("killed");
     await new Promise((r) => first.child.once("exit", r));
+    held.abandon();
 
     const second = await serveProcess(data);
     children.push(second.child);
@@ -98,6 +137,8 @@ describe("a server killed in the middle of a sync", () => {
     expect(users.body.users).toEqual([{ email: "before@example.com", licenses: [] }]);
     const again = await sync(second.url, small, 5);
     expect(again.status).toBe(200);
+    // the file of the sync that died syncs in full now
+    expect((await sync(second.url, held.id, 5)).status).toBe(200);
   }, 180_000);
 });
 

@@ -3,9 +3,9 @@
 
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { catalog, type ValidateOptions, validateFile } from "../src/index.js";
-import { expectRendered } from "./support/expectFinding.js";
-import { fixture } from "./support/paths.js";
+import { catalog, type ValidateOptions, validateFile } from "../../src/index.js";
+import { expectRendered } from "../support/expectFinding.js";
+import { fixture } from "../support/paths.js";
 
 type Expected = [code: string, pointer: string, line: number][];
 

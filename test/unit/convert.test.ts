@@ -16,11 +16,11 @@ import {
   normalize,
   pipeDocument,
   type Report,
-} from "../src/index.js";
-import { chunked, stream, utf8 } from "./support/chunks.js";
-import { serialize } from "./support/jsonAst.js";
-import { fixture } from "./support/paths.js";
-import { modelAst, validModelArb } from "./support/validDocument.js";
+} from "../../src/index.js";
+import { chunked, stream, utf8 } from "../support/chunks.js";
+import { serialize } from "../support/jsonAst.js";
+import { fixture } from "../support/paths.js";
+import { modelAst, validModelArb } from "../support/validDocument.js";
 
 type Writer = DocumentWriter & { formulasEscaped?: number };
 

@@ -12,8 +12,8 @@ import {
   readExcerpts,
   validateFile,
   validateText,
-} from "../src/index.js";
-import { fixture } from "./support/paths.js";
+} from "../../src/index.js";
+import { fixture } from "../support/paths.js";
 
 const manyBadUsers = (n: number) =>
   JSON.stringify({ users: Array.from({ length: n }, (_, i) => ({ email: `bad${i}`, extra: i })) });

@@ -2,7 +2,7 @@
 // and integers only; rounded half away from zero to the display currency's exponent.
 
 import { describe, expect, it } from "vitest";
-import { currencyOf, PriceConverter } from "../src/index.js";
+import { currencyOf, PriceConverter } from "../../src/index.js";
 
 describe("PriceConverter", () => {
   it("shows USD cents in USD as they are", () => {

@@ -4,9 +4,9 @@
 
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { catalog, validateFile } from "../src/index.js";
-import { runCli, runShell } from "./support/cli.js";
-import { root } from "./support/paths.js";
+import { catalog, validateFile } from "../../src/index.js";
+import { runCli, runShell } from "../support/cli.js";
+import { root } from "../support/paths.js";
 
 const readme = readFileSync(`${root}README.md`, "utf8");
 const normalise = (s: string) =>
@@ -93,7 +93,7 @@ describe("README", () => {
         const cwd = process.cwd();
         process.chdir(root);
         try {
-          await import(`../${path}`);
+          await import(`../../${path}`);
         } finally {
           process.chdir(cwd);
         }

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./support/cli.js";
+import { runCli } from "../support/cli.js";
 
 const valid = "fixtures/valid/example.json";
 const invalid = "fixtures/invalid/user.email.format.json";
@@ -144,7 +144,7 @@ describe("syncfile validate", () => {
 
 describe("progress", () => {
   it("draws a bar on a terminal, nothing elsewhere, and clears itself", async () => {
-    const { Progress } = await import("../src/cli/_progress.js");
+    const { Progress } = await import("../../src/cli/_progress.js");
     const ci = process.env.CI;
     delete process.env.CI;
     try {

@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Database } from "../src/server/Database.js";
-import type { SyncfileServer } from "../src/server/index.js";
-import { fixture } from "./support/paths.js";
+import { Database } from "../../src/server/Database.js";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { fixture } from "../support/paths.js";
 import {
   call,
   dataDir,
@@ -17,7 +17,7 @@ import {
   startServer,
   TestClock,
   upload,
-} from "./support/server.js";
+} from "../support/server.js";
 
 const seed = JSON.parse(readFileSync(fixture("seed.json"), "utf8"));
 const clock = new TestClock();

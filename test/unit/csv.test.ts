@@ -3,11 +3,11 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Report, validateStream, validateText } from "../src/index.js";
-import { getValidators } from "../src/schema/validators.js";
-import { chunked, stream, utf8 } from "./support/chunks.js";
-import { csvBytes, csvSpecArb } from "./support/csvText.js";
-import { expectFinding } from "./support/expectFinding.js";
+import { type Report, validateStream, validateText } from "../../src/index.js";
+import { getValidators } from "../../src/schema/validators.js";
+import { chunked, stream, utf8 } from "../support/chunks.js";
+import { csvBytes, csvSpecArb } from "../support/csvText.js";
+import { expectFinding } from "../support/expectFinding.js";
 
 // findings that stop reading: how many bytes were read before it stopped depends on the chunking
 const FATAL = new Set(["csv.quote", "csv.encoding", "csv.record.size", "csv.header.missing", "csv.empty"]);
