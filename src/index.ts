@@ -12,7 +12,6 @@ export {
 } from "./convert/convert.js";
 export { CsvWriter, type CsvWriterOptions } from "./csv/CsvWriter.js";
 export { JsonWriter } from "./json/JsonWriter.js";
-export { type RecordEvent, type RecordSource, readRecords } from "./json/readRecords.js";
 export type {
   DataRecord,
   LicenseRecord,
@@ -42,6 +41,7 @@ export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
 export { readExcerpts } from "./report/readExcerpts.js";
 export { knownProperties, schemas } from "./schema/schemas.js";
 export type { ValidateOptions } from "./validate/options.js";
+export { type RecordEvent, type RecordSource, readRecords } from "./validate/readRecords.js";
 export { Validation } from "./validate/Validation.js";
 export {
   type ByteSource,

@@ -7,20 +7,19 @@ import { closeSync, createReadStream, mkdtempSync, openSync, renameSync, rmSync,
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { pipeline } from "node:stream/promises";
+import type { ByteSource } from "../_internal/byteSource.js";
 import { CsvWriter } from "../csv/CsvWriter.js";
 import { JsonWriter } from "../json/JsonWriter.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { type MoneyOptions, PriceConverter } from "../model/money.js";
 import type { Report } from "../report/Report.js";
-import { readChunks } from "../validate/_readChunks.js";
-import { runPass } from "../validate/_runPass.js";
 import {
   formatOf,
   type InputFormat,
   normalizeValidateOptions,
   type ValidateOptions,
 } from "../validate/options.js";
-import { asBytes, type ByteSource, READ_CHUNK, useParallel } from "../validate/validate.js";
+import { fileSource, type PassSource, runPass, streamSource } from "../validate/pass.js";
 import { RecordRouter } from "./RecordRouter.js";
 
 /** Options of a pass that hands the records to a writer. */
@@ -45,16 +44,20 @@ export interface ConvertOptions extends PipeOptions {
  * decides what to do with what was written when the report says invalid. Bad options throw
  * a RangeError (unknown currency, a missing rate).
  */
-export async function pipeDocument(
+export function pipeDocument(
   source: ByteSource,
   writer: DocumentWriter,
   options: PipeOptions = {},
 ): Promise<Report> {
+  return pipeSource(streamSource(source), writer, options);
+}
+
+/** pipeDocument over a pass's source (a file's, whose size decides "auto"). */
+async function pipeSource(source: PassSource, writer: DocumentWriter, options: PipeOptions): Promise<Report> {
   const normalized = normalizeValidateOptions(options);
   const router = new RecordRouter(writer, priceConverter(options));
-  const parallel = normalized.parallel === true;
   try {
-    const report = await runPass(asBytes(source), normalized, (record) => router.record(record), parallel);
+    const { report } = await runPass(source, normalized, { tap: (record) => router.record(record) });
     router.end();
     return report;
   } finally {
@@ -85,18 +88,25 @@ export async function convertFile(
   output: string | NodeJS.WritableStream,
   options: ConvertOptions = {},
 ): Promise<Report> {
-  const parallel = await useParallel(input, options.parallel ?? "auto");
-  return convertStream(readChunks(input, READ_CHUNK), output, { file: input, ...options, parallel });
+  return convertSource(await fileSource(input), output, { file: input, ...options });
 }
 
 /**
  * Converts what `source` yields into `destination`: a path, or a writable stream (standard
  * output) that receives the whole output at the end, once the input is known to be valid.
  */
-export async function convertStream(
+export function convertStream(
   source: ByteSource,
   destination: string | NodeJS.WritableStream,
   options: ConvertOptions = {},
+): Promise<Report> {
+  return convertSource(streamSource(source), destination, options);
+}
+
+async function convertSource(
+  source: PassSource,
+  destination: string | NodeJS.WritableStream,
+  options: ConvertOptions,
 ): Promise<Report> {
   const from = normalizeValidateOptions(options).format;
   const outputName = typeof destination === "string" ? destination : null;
@@ -114,7 +124,7 @@ export async function convertStream(
       formulasEscaped = () => csv.formulasEscaped;
       writer = csv;
     } else writer = new JsonWriter(out);
-    report = await pipeDocument(source, writer, { ...options, format: from });
+    report = await pipeSource(source, writer, { ...options, format: from });
   } catch (error) {
     closeSync(fd);
     temp.remove();

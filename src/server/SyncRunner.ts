@@ -11,6 +11,7 @@ import type { SyncSummary } from "../http/operations.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { RateTable } from "../model/money.js";
 import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../model/normalize.js";
+import { parallelFor } from "../validate/pass.js";
 import { HttpError } from "./_http.js";
 import type { BlobStore } from "./BlobStore.js";
 import { type Database, processAlive, type Queryable } from "./Database.js";
@@ -37,8 +38,6 @@ type LicenseRow = [number, string, number | null, number | null];
 type LicenseUserRow = [number, number, string, string];
 
 const BATCH = 2000;
-/** A CSV file this large is parsed on a worker thread, as validateFile does. */
-const PARALLEL_FROM = 8 * 1024 * 1024;
 
 /** Runs syncs against one database and blob store. */
 export class SyncRunner {
@@ -76,7 +75,8 @@ export class SyncRunner {
       const report = await normalize(this.#blobs.read(file.path, { highWaterMark: 1 << 16 }), writer, {
         format,
         file: file.path,
-        parallel: size >= PARALLEL_FROM,
+        parallel: parallelFor("auto", size), // a large CSV is parsed on a worker thread
+
         displayCurrency: this.#currency.displayCurrency,
         sourceCurrency: this.#currency.sourceCurrency,
         ...(this.#currency.rates ? { rates: this.#currency.rates } : {}),

@@ -1,10 +1,11 @@
 // The push-based core of a validation pass in one thread: bytes in, report out.
 
 import { CsvRecordReader } from "../csv/CsvRecordReader.js";
-import { JsonReader } from "../json/JsonReader.js";
+import type { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
+import { createReader } from "./pass.js";
 import { ValidationCore } from "./ValidationCore.js";
 
 /** One validation pass over one file: `push(bytes)` as they arrive, then `end()` for the report. */
@@ -18,10 +19,7 @@ export class Validation {
   constructor(options: ValidateOptions = {}, tap: ((record: DataRecord) => void) | null = null) {
     this.#options = normalizeValidateOptions(options);
     this.#core = new ValidationCore(this.#options, tap);
-    this.#reader =
-      this.#options.format === "csv"
-        ? new CsvRecordReader(this.#core.sink, this.#options, this.#core.emails)
-        : new JsonReader(this.#core.sink, this.#options);
+    this.#reader = createReader(this.#core, this.#options);
   }
 
   /** True once a fatal problem ended reading: later bytes are not looked at. */

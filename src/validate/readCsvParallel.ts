@@ -17,12 +17,11 @@ const MAX_CHUNKS_IN_FLIGHT = 16;
 /** The worker's young generation (MB): room for csv-parse's short-lived strings. */
 const YOUNG_GENERATION_MB = 16;
 
-// built next to this module (dist/)
-const CSV_WORKER = new URL("./csv-worker.js", import.meta.url);
+const CSV_WORKER = "csv-worker.js";
 
-/** Whether CSV can be parsed on another thread here: a second CPU and the built worker script. */
-export function csvParallelAvailable(): boolean {
-  return availableParallelism() > 1 && existsSync(fileURLToPath(CSV_WORKER));
+/** Whether CSV can be parsed on another thread here: a second CPU and the worker script built in `workers`. */
+export function csvWorkerAvailable(workers: URL): boolean {
+  return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(CSV_WORKER, workers)));
 }
 
 /**
@@ -33,6 +32,7 @@ export async function readCsvParallel(
   chunks: AsyncIterable<Uint8Array>,
   reader: CsvReader,
   onProgress: ((bytes: number) => void) | null,
+  workers: URL,
 ): Promise<void> {
   let worker: Worker | null = null;
   let flow: Flow | null = null;
@@ -47,7 +47,7 @@ export async function readCsvParallel(
   const send = (bytes: Uint8Array, close: boolean) => {
     if (!worker) {
       const { line: _line, offset: _offset, ...options } = reader.parserOptions(1, reader.bomLength);
-      worker = new Worker(CSV_WORKER, {
+      worker = new Worker(new URL(CSV_WORKER, workers), {
         workerData: { options },
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });

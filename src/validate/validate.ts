@@ -1,21 +1,13 @@
 // Validate a data file from a path, a Node stream or a web stream: thin adapters over
 // runPass (one thread, or more for large files).
 
-import { stat } from "node:fs/promises";
+import type { ByteSource } from "../_internal/byteSource.js";
 import type { Report } from "../report/Report.js";
-import { readChunks } from "./_readChunks.js";
-import { runPass } from "./_runPass.js";
 import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
+import { fileSource, runPass, streamSource } from "./pass.js";
 import { Validation } from "./Validation.js";
 
-/** Bytes or text in pieces: a Node Readable, any async iterable, or an array of chunks. */
-export type ByteSource = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
-
-/** Chunk size for reading files: small enough that each decoded chunk dies young in V8's heap. */
-export const READ_CHUNK = 64 * 1024;
-
-/** Below this size a second thread costs more than it saves. */
-const PARALLEL_FROM = 8 * 1024 * 1024;
+export type { ByteSource } from "../_internal/byteSource.js";
 
 const encoder = new TextEncoder();
 
@@ -24,8 +16,7 @@ const encoder = new TextEncoder();
  * iterable of bytes or strings). Stops reading at the first fatal problem.
  */
 export async function validateStream(source: ByteSource, options: ValidateOptions = {}): Promise<Report> {
-  const normalized = normalizeValidateOptions(options);
-  return runPass(asBytes(source), normalized, null, normalized.parallel === true);
+  return (await runPass(streamSource(source), normalizeValidateOptions(options))).report;
 }
 
 /** Validates a web ReadableStream of bytes (fetch bodies, Blob streams). */
@@ -39,17 +30,7 @@ export function validateWebStream(
 /** Validates the file at `path`; the report names it unless `options.file` says otherwise. I/O errors reject. */
 export async function validateFile(path: string, options: ValidateOptions = {}): Promise<Report> {
   const normalized = normalizeValidateOptions({ file: path, ...options });
-  return runPass(
-    readChunks(path, READ_CHUNK),
-    normalized,
-    null,
-    await useParallel(path, normalized.parallel),
-  );
-}
-
-/** Whether to use more threads for the file at `path`: as asked, or by its size ("auto"). */
-export async function useParallel(path: string, parallel: boolean | "auto"): Promise<boolean> {
-  return parallel === "auto" ? (await stat(path)).size >= PARALLEL_FROM : parallel;
+  return (await runPass(await fileSource(path), normalized)).report;
 }
 
 /** Validates a whole document held in memory. */
@@ -57,9 +38,4 @@ export function validateText(text: string | Uint8Array, options: ValidateOptions
   const validation = new Validation(options);
   validation.push(typeof text === "string" ? encoder.encode(text) : text);
   return validation.end();
-}
-
-/** Strings from `source` as UTF-8 bytes. */
-export async function* asBytes(source: ByteSource): AsyncGenerator<Uint8Array> {
-  for await (const chunk of source) yield typeof chunk === "string" ? encoder.encode(chunk) : chunk;
 }

@@ -18,34 +18,37 @@ const MAX_CHUNKS_IN_FLIGHT = 4;
 /** Each thread's young generation (MB): streaming work needs little, and this bounds RSS. */
 const YOUNG_GENERATION_MB = 4;
 
-// both workers are built next to this module (dist/)
-const SCAN_WORKER = new URL("./scan-worker.js", import.meta.url);
-const CHECK_WORKER = new URL("./check-worker.js", import.meta.url);
+const SCAN_WORKER = "scan-worker.js";
+const CHECK_WORKER = "check-worker.js";
 
-/** Whether a parallel validation can run here: a second CPU and the built worker scripts. */
-export function parallelAvailable(): boolean {
+/** Whether a parallel validation can run here: a second CPU and the worker scripts built in `workers`. */
+export function jsonWorkersAvailable(workers: URL): boolean {
   return (
     availableParallelism() > 1 &&
-    existsSync(fileURLToPath(SCAN_WORKER)) &&
-    existsSync(fileURLToPath(CHECK_WORKER))
+    existsSync(fileURLToPath(new URL(SCAN_WORKER, workers))) &&
+    existsSync(fileURLToPath(new URL(CHECK_WORKER, workers)))
   );
 }
 
-/** Validates `chunks` on two worker threads. Chunks may be reused by the source after each step. */
+/**
+ * Validates `chunks` on two worker threads, whose scripts are built in `workers`. Chunks may
+ * be reused by the source after each step.
+ */
 export async function validateParallel(
   chunks: AsyncIterable<Uint8Array>,
   options: NormalizedValidateOptions,
+  workers: URL,
 ): Promise<Report> {
   const started = performance.now();
   const shared = { ...options, onProgress: null };
   const { port1, port2 } = new MessageChannel();
   const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
-  const checker = new Worker(CHECK_WORKER, {
+  const checker = new Worker(new URL(CHECK_WORKER, workers), {
     workerData: { options: shared, scanner: port2 },
     transferList: [port2],
     resourceLimits,
   });
-  const scanner = new Worker(SCAN_WORKER, {
+  const scanner = new Worker(new URL(SCAN_WORKER, workers), {
     workerData: { options: shared, checker: port1 },
     transferList: [port1],
     resourceLimits,

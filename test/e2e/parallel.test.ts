@@ -1,17 +1,51 @@
 // Validation on worker threads gives exactly the report of validation in one thread: on
-// every fixture, and on generated and mutated documents in any chunking. The workers are
-// built scripts, so this test runs the build (dist/), which `npm test` makes first.
+// every fixture, and on generated and mutated documents in any chunking. Each parallel pass
+// is shown to have run on its workers. The workers are built scripts (dist/), which
+// `npm test` makes first; without them these tests fail rather than compare one thread with
+// itself.
 
 import { readdirSync, readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type * as Library from "../../src/index.js";
+import type { ByteSource } from "../../src/_internal/byteSource.js";
+import { RecordRouter } from "../../src/convert/RecordRouter.js";
+import * as library from "../../src/index.js";
+import { formatOf, normalizeValidateOptions, type ValidateOptions } from "../../src/validate/options.js";
+import {
+  fileSource,
+  PARALLEL_FROM,
+  type PassSource,
+  type PassThreads,
+  runPass,
+  streamSource,
+  threadsFor,
+} from "../../src/validate/pass.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import { csvBytes, csvSpecArb } from "../support/csvText.js";
 import { documentArb, documentBytes, mutationArb, spacesArb } from "../support/jsonAst.js";
 import { fixture, root } from "../support/paths.js";
 
-const built = (await import(`${root}dist/index.js`)) as typeof Library;
+const workers = pathToFileURL(`${root}dist/`);
+
+/** A pass over `source` that must run on `threads`; its report. */
+async function passOn(
+  threads: PassThreads,
+  source: PassSource,
+  options: ValidateOptions,
+  tap: ((record: library.DataRecord) => void) | null = null,
+): Promise<library.Report> {
+  const result = await runPass(source, normalizeValidateOptions({ ...options, parallel: true }), {
+    workers,
+    tap,
+  });
+  expect(result.threads).toBe(threads);
+  return result.report;
+}
+
+/** A stream's pass on the workers of its format. */
+const onWorkers = (source: ByteSource, options: ValidateOptions = {}) =>
+  passOn(options.format === "csv" ? "csv-worker" : "json-workers", streamSource(source), options);
 
 // findings that stop reading: how far reading got before it stopped depends on the chunking
 const FATAL = new Set([
@@ -28,10 +62,32 @@ const FATAL = new Set([
 ]);
 
 /** The report without what may differ between runs: timing, and bytes read past a fatal problem. */
-function comparable(report: Library.Report) {
+function comparable(report: library.Report) {
   const fatal = report.findings.some((f) => FATAL.has(f.code));
   return { ...report, stats: { ...report.stats, durationMs: 0, bytes: fatal ? 0 : report.stats.bytes } };
 }
+
+describe("how a pass runs", () => {
+  const nothing: AsyncIterable<Uint8Array> = stream([]);
+  const sized = (size: number | null): PassSource => ({ chunks: nothing, size });
+  const threads = (options: ValidateOptions, size: number | null, tap = false, at = workers) =>
+    threadsFor(normalizeValidateOptions(options), sized(size), { workers: at, tap: tap ? () => {} : null });
+
+  it("uses workers from 8 MiB by default, for streams only when asked, and never when told not to", () => {
+    expect(threads({}, PARALLEL_FROM - 1)).toBe("one");
+    expect(threads({}, PARALLEL_FROM)).toBe("json-workers");
+    expect(threads({ format: "csv" }, PARALLEL_FROM)).toBe("csv-worker");
+    expect(threads({}, null)).toBe("one");
+    expect(threads({ parallel: true }, null)).toBe("json-workers");
+    expect(threads({ parallel: false }, 10 * PARALLEL_FROM)).toBe("one");
+  });
+
+  it("reads JSON in this thread when records go to a tap, and without the built workers", () => {
+    expect(threads({ parallel: true }, null, true)).toBe("one");
+    expect(threads({ parallel: true, format: "csv" }, null, true)).toBe("csv-worker");
+    expect(threads({ parallel: true }, null, false, new URL("file:///nowhere/"))).toBe("one");
+  });
+});
 
 // Each property run starts worker threads; with the rest of the suite on the same two CPUs,
 // 60 runs have taken over 30 s (the default timeout) in CI.
@@ -43,8 +99,13 @@ describe("parallel validation", { timeout: 120_000 }, () => {
 
   it.each(files)("matches one thread on %s", async (name) => {
     const options = name.includes("record.size") ? { maxRecordBytes: 100 } : {};
-    const parallel = await built.validateFile(fixture(name), { ...options, parallel: true });
-    const single = await built.validateFile(fixture(name), { ...options, parallel: false });
+    const file = { ...options, file: fixture(name), format: formatOf(name) };
+    const parallel = await passOn(
+      name.endsWith(".csv") ? "csv-worker" : "json-workers",
+      await fileSource(fixture(name)),
+      file,
+    );
+    const single = await library.validateFile(fixture(name), { ...options, parallel: false });
     expect(comparable(parallel)).toEqual(comparable(single));
   });
 
@@ -57,11 +118,8 @@ describe("parallel validation", { timeout: 120_000 }, () => {
         fc.integer({ min: 1, max: 300 }),
         async (doc, spaces, m, size) => {
           const bytes = documentBytes(doc, spaces, m);
-          const parallel = await built.validateStream(stream(chunked(bytes, size)), {
-            parallel: true,
-            maxErrors: 50,
-          });
-          const single = built.validateText(bytes, { maxErrors: 50 });
+          const parallel = await onWorkers(stream(chunked(bytes, size)), { maxErrors: 50 });
+          const single = library.validateText(bytes, { maxErrors: 50 });
           expect(comparable(parallel)).toEqual(comparable(single));
         },
       ),
@@ -76,7 +134,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       for (let i = 0; i < 2000; i++) yield block;
       yield utf8("]}");
     }
-    const report = await built.validateStream(big(), { parallel: true });
+    const report = await onWorkers(big());
     expect(report.findings.map((f) => f.code)).toEqual(["json.syntax"]);
     expect(report.stats.bytes).toBeLessThan(5_000_000);
   });
@@ -86,11 +144,8 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       fc.asyncProperty(csvSpecArb, fc.integer({ min: 1, max: 300 }), async (spec, size) => {
         const bytes = await csvBytes(spec);
         const options = { format: "csv" as const, maxErrors: 50 };
-        const parallel = await built.validateStream(stream(chunked(bytes, size)), {
-          ...options,
-          parallel: true,
-        });
-        const single = built.validateText(bytes, options);
+        const parallel = await onWorkers(stream(chunked(bytes, size)), options);
+        const single = library.validateText(bytes, options);
         expect(comparable(parallel)).toEqual(comparable(single));
       }),
       { numRuns: 60 },
@@ -102,10 +157,17 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     const outputs: string[] = [];
     for (const parallel of [true, false]) {
       let text = "";
-      const writer = new built.JsonWriter((s) => {
+      const writer = new library.JsonWriter((s) => {
         text += s;
       });
-      const report = await built.pipeDocument(stream(chunked(bytes, 7)), writer, { format: "csv", parallel });
+      const source = stream(chunked(bytes, 7));
+      const router = new RecordRouter(writer, null);
+      const report = parallel
+        ? await passOn("csv-worker", streamSource(source), { format: "csv" }, (record) =>
+            router.record(record),
+          )
+        : await library.pipeDocument(source, writer, { format: "csv", parallel: false });
+      if (parallel) router.end();
       expect(report.valid).toBe(true);
       outputs.push(text);
     }
@@ -118,7 +180,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       const block = utf8("c@d.co,Cy\n".repeat(4000));
       for (let i = 0; i < 2000; i++) yield block;
     }
-    const report = await built.validateStream(big(), { format: "csv", parallel: true, maxRecordBytes: 1000 });
+    const report = await onWorkers(big(), { format: "csv", maxRecordBytes: 1000 });
     expect(report.findings.map((f) => f.code)).toEqual(["csv.record.size"]);
     expect(report.stats.bytes).toBeLessThan(5_000_000);
   });

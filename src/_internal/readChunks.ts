@@ -3,11 +3,14 @@
 
 import { open } from "node:fs/promises";
 
+/** Chunk size for reading files: small enough that each decoded chunk dies young in V8's heap. */
+export const READ_CHUNK = 64 * 1024;
+
 /**
  * Yields the bytes of the file at `path` in chunks of `chunkSize`. A yielded chunk is valid
  * only until the next one is requested (its buffer is reused): process it synchronously.
  */
-export async function* readChunks(path: string, chunkSize: number): AsyncGenerator<Uint8Array> {
+export async function* readChunks(path: string, chunkSize = READ_CHUNK): AsyncGenerator<Uint8Array> {
   const file = await open(path, "r");
   try {
     const buffers = [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)];

@@ -1,14 +1,13 @@
 // Iterate the records of a data file as they are parsed: each user, license and license
 // user with its pointer and location, and the reader's own findings (malformed JSON).
 
+import { readChunks } from "../_internal/readChunks.js";
+import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import { catalog } from "../report/catalog.js";
 import type { Finding } from "../report/Finding.js";
 import { buildFinding } from "../report/ReportCollector.js";
-import { readChunks } from "../validate/_readChunks.js";
-import { normalizeValidateOptions, type ValidateOptions } from "../validate/options.js";
-import { READ_CHUNK } from "../validate/validate.js";
-import { JsonReader } from "./JsonReader.js";
+import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
 
 /** What `readRecords` yields: a record, or a finding of the reader (syntax, encoding, shape). */
 export type RecordEvent = { type: "record"; record: DataRecord } | { type: "finding"; finding: Finding };
@@ -37,8 +36,7 @@ export async function* readRecords(
     },
     limits,
   );
-  const chunks =
-    typeof source === "string" ? readChunks(source, READ_CHUNK) : (source as AsyncIterable<Uint8Array>);
+  const chunks = typeof source === "string" ? readChunks(source) : (source as AsyncIterable<Uint8Array>);
   for await (const chunk of chunks) {
     reader.push(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
     yield* queue.splice(0);

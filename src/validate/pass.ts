@@ -1,0 +1,128 @@
+// One pass over a data file, built in one place: the reader of its format (JSON or CSV), the
+// core (checks and collector) and an optional tap that receives each record after the checks;
+// and the choice of how it runs — in this thread, JSON on two worker threads, or CSV parsed on
+// one. Validation, conversion, normalisation and the server's sync all get their pass here.
+
+import { stat } from "node:fs/promises";
+import { asBytes, type ByteSource } from "../_internal/byteSource.js";
+import { readChunks } from "../_internal/readChunks.js";
+import { CsvAssembler } from "../csv/CsvAssembler.js";
+import { CsvReader } from "../csv/CsvReader.js";
+import { CsvRecordReader } from "../csv/CsvRecordReader.js";
+import { JsonReader } from "../json/JsonReader.js";
+import type { DataRecord } from "../model/DataRecord.js";
+import type { Report } from "../report/Report.js";
+import type { NormalizedValidateOptions } from "./options.js";
+import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
+import { ValidationCore } from "./ValidationCore.js";
+import { jsonWorkersAvailable, validateParallel } from "./validateParallel.js";
+
+/** How a pass ran: in the calling thread, JSON scanned and checked on two workers, or CSV parsed on one. */
+export type PassThreads = "one" | "json-workers" | "csv-worker";
+
+/** The report of a pass, and how it ran. */
+export interface PassResult {
+  report: Report;
+  threads: PassThreads;
+}
+
+/** The bytes of a pass, and their size when known (a file's), which decides "auto". */
+export interface PassSource {
+  chunks: AsyncIterable<Uint8Array>;
+  size: number | null;
+}
+
+/** What a pass does besides checking, and where its worker scripts are. */
+export interface PassOptions {
+  /** Receives each record after the checks (the converter's writer). */
+  tap?: ((record: DataRecord) => void) | null;
+  /** The folder of the built worker scripts. Default: this module's (dist/). */
+  workers?: URL;
+}
+
+/** Below this size a second thread costs more than it saves. */
+export const PARALLEL_FROM = 8 * 1024 * 1024;
+
+/** Whether a pass over `size` bytes (null: unknown, a stream) asks for worker threads. */
+export function parallelFor(parallel: boolean | "auto", size: number | null): boolean {
+  return parallel === "auto" ? size !== null && size >= PARALLEL_FROM : parallel;
+}
+
+/** The file at `path` as a pass's source. */
+export async function fileSource(path: string): Promise<PassSource> {
+  return { chunks: readChunks(path), size: (await stat(path)).size };
+}
+
+/** A stream's bytes (strings as UTF-8) as a pass's source, of unknown size. */
+export function streamSource(source: ByteSource): PassSource {
+  return { chunks: asBytes(source), size: null };
+}
+
+/** The reader of the pass's format in this thread, feeding `core`. */
+export function createReader(
+  core: ValidationCore,
+  options: NormalizedValidateOptions,
+): JsonReader | CsvRecordReader {
+  return options.format === "csv"
+    ? new CsvRecordReader(core.sink, options, core.emails)
+    : new JsonReader(core.sink, options);
+}
+
+/**
+ * How a pass runs here: on worker threads when asked for (`options.parallel`, "auto" by the
+ * source's size) and the built scripts and a second CPU are there; JSON records are checked in
+ * a worker, so a pass with a tap reads JSON in this thread.
+ */
+export function threadsFor(
+  options: NormalizedValidateOptions,
+  source: PassSource,
+  pass: PassOptions = {},
+): PassThreads {
+  if (!parallelFor(options.parallel, source.size)) return "one";
+  const workers = pass.workers ?? WORKERS;
+  if (options.format === "csv") return csvWorkerAvailable(workers) ? "csv-worker" : "one";
+  return !pass.tap && jsonWorkersAvailable(workers) ? "json-workers" : "one";
+}
+
+/** Runs one pass over `source` and resolves to its report and how it ran. */
+export async function runPass(
+  source: PassSource,
+  options: NormalizedValidateOptions,
+  pass: PassOptions = {},
+): Promise<PassResult> {
+  const threads = threadsFor(options, source, pass);
+  const workers = pass.workers ?? WORKERS;
+  const tap = pass.tap ?? null;
+  if (threads === "json-workers") {
+    return { report: await validateParallel(source.chunks, options, workers), threads };
+  }
+  const core = new ValidationCore(options, tap);
+  if (threads === "csv-worker") {
+    const assembler = new CsvAssembler(core.sink, core.emails);
+    const reader = new CsvReader(assembler, options);
+    try {
+      await readCsvParallel(source.chunks, reader, options.onProgress, workers);
+      assembler.end(reader.stopped);
+      return { report: core.end(reader.stopped, reader.bytes), threads };
+    } finally {
+      assembler.dispose();
+      core.dispose();
+    }
+  }
+  const reader = createReader(core, options);
+  try {
+    for await (const chunk of source.chunks) {
+      reader.push(chunk);
+      options.onProgress?.(reader.bytes);
+      if (reader.stopped) break;
+    }
+    reader.end();
+    return { report: core.end(reader.stopped, reader.bytes), threads };
+  } finally {
+    core.dispose();
+    if (reader instanceof CsvRecordReader) reader.dispose();
+  }
+}
+
+// the worker scripts are built next to this module (dist/)
+const WORKERS = new URL(".", import.meta.url);
