@@ -3,7 +3,7 @@
 // out with their record number, line and offset; empty lines are skipped; ragged rows and
 // what ended parsing become csv.* findings naming the row and column.
 
-import type { Code } from "../report/catalog.js";
+import { type Code, CSV_DATA_FIRST_HINT } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { FindingDetails } from "../report/ReportCollector.js";
 import { CsvParser, type CsvParserOptions, type ParseFailure, type RawRecordSink } from "./CsvParser.js";
@@ -186,10 +186,8 @@ export class CsvReader implements RawRecordSink {
         location: loc,
         row,
         params: { count: cells.length, expected },
-        hint:
-          cells.length > expected
-            ? "a cell holding the delimiter must be in double quotes"
-            : "every row needs a cell for each header column, empty or not",
+        // too few cells: the catalog's hint
+        ...(cells.length > expected ? { hint: "a cell holding the delimiter must be in double quotes" } : {}),
       });
       return;
     }
@@ -218,15 +216,13 @@ export class CsvReader implements RawRecordSink {
         ...withField,
       });
     } else {
-      const details = QUOTE_PROBLEMS[failure.code] ?? {
-        detail: failure.message,
-        hint: "check the quotes of this row",
-      };
+      // a problem csv-parse names that is not listed: its own words, and the catalog's hint
+      const problem = QUOTE_PROBLEMS[failure.code];
       this.#sink.finding("csv.quote", {
         location: failure.code === "CSV_QUOTE_NOT_CLOSED" ? failure.opened : failure.at,
         row,
-        params: { detail: details.detail },
-        hint: details.hint,
+        params: { detail: problem?.detail ?? failure.message },
+        ...(problem ? { hint: problem.hint } : {}),
         ...withField,
       });
     }
@@ -242,9 +238,7 @@ export class CsvReader implements RawRecordSink {
       this.#sink.finding("csv.header.missing", {
         location: loc,
         row: 0,
-        ...(looksLikeData
-          ? { hint: `the first row looks like data: add a header row, e.g. ${CANONICAL_HINT}` }
-          : {}),
+        ...(looksLikeData ? { hint: CSV_DATA_FIRST_HINT } : {}),
       });
       return;
     }
@@ -282,8 +276,6 @@ export class CsvReader implements RawRecordSink {
     this.#sink.header(this.#header);
   }
 }
-
-const CANONICAL_HINT = "email,firstName,lastName,status,licenseName";
 
 const QUOTE_PROBLEMS: Readonly<Record<string, { detail: string; hint: string }>> = {
   CSV_QUOTE_NOT_CLOSED: {
