@@ -91,7 +91,7 @@ export class CsvReader implements RawRecordSink {
     }
     const body = this.begin(chunk, false);
     if (body === null) return;
-    this.#parser = new CsvParser(this, this.parserOptions(1, this.#bomLength));
+    this.#parser = new CsvParser(this, this.parserOptions());
     this.#parser.push(body);
   }
 
@@ -101,7 +101,7 @@ export class CsvReader implements RawRecordSink {
     if (!this.#parser) {
       const body = this.begin(new Uint8Array(0), true);
       if (body === null) return;
-      this.#parser = new CsvParser(this, this.parserOptions(1, this.#bomLength));
+      this.#parser = new CsvParser(this, this.parserOptions());
       this.#parser.push(body);
     }
     this.#parser.end();
@@ -142,20 +142,14 @@ export class CsvReader implements RawRecordSink {
     return body;
   }
 
-  /** Options for a CsvParser of this file whose first byte is at `line` and `offset`. */
-  parserOptions(line: number, offset: number): CsvParserOptions {
+  /** Options for the CsvParser of this file, known once `begin` has returned its bytes. */
+  parserOptions(): CsvParserOptions {
     return {
       delimiter: this.#delimiter,
       recordDelimiter: this.#recordDelimiter,
       maxRecordBytes: this.#limits.maxRecordBytes,
-      line,
-      offset,
+      offset: this.#bomLength,
     };
-  }
-
-  /** Byte-order mark bytes at the start of the file (0 or 3). */
-  get bomLength(): number {
-    return this.#bomLength;
   }
 
   /** Counts bytes read by someone else (the parallel reader). */
