@@ -27,7 +27,11 @@ export interface CheckContext {
   readonly recordErrors: number;
 }
 
-/** A check: `record` is called for every record in source order, `end` once after the last. */
+/**
+ * A check: `record` is called for every record in the order the reader yields them (a JSON
+ * file's as each one ends, so a license after its users; a CSV file's users row by row, then,
+ * after the last row, each license followed by its users), `end` once after the last.
+ */
 export interface Check {
   readonly name: string;
   record?(record: DataRecord, context: CheckContext): void;

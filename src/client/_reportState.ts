@@ -2,8 +2,9 @@
 // downloaded, which are still being generated, and up to when the executions were all seen.
 // Written to a temporary file and renamed, so an interrupted run leaves the last good state.
 
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { replaceFile } from "../_internal/replaceFile.js";
 
 /** The file's name in the reports folder. */
 export const STATE_FILE = ".syncfile-reports.json";
@@ -64,8 +65,6 @@ export async function readReportState(dir: string): Promise<ReportState | null> 
 
 /** Saves the state in `dir`. */
 export async function writeReportState(dir: string, state: ReportState): Promise<void> {
-  const path = join(dir, STATE_FILE);
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(state, null, 2)}\n`);
-  await rename(temp, path);
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  await replaceFile(join(dir, STATE_FILE), (temporary) => writeFile(temporary, text, { flag: "wx" }));
 }

@@ -2,13 +2,11 @@
 // it is written to a hidden temporary file beside it and renamed into place; a cut connection
 // or a short body removes the temporary file and leaves nothing under the final name.
 
-import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { rename, rm } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
-import { basename, dirname, join } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { replaceFile } from "../_internal/replaceFile.js";
 import { ConnectionError } from "./ConnectionError.js";
 
 /** Where a download goes: a path, or a function of the name the server suggested. */
@@ -31,9 +29,6 @@ export async function saveResponse(
     response.destroy(); // its connection is not left waiting for a reader
     throw error;
   }
-  // hidden, beside the destination (so that the rename stays on one file system), and short
-  // enough that a name the service allows still fits
-  const temp = join(dirname(path), `.${basename(path).slice(0, 200)}.${randomBytes(6).toString("hex")}.part`);
   const declared = Number(response.headers["content-length"] ?? Number.NaN);
   const total = Number.isSafeInteger(declared) ? declared : null;
   let bytes = 0;
@@ -45,18 +40,19 @@ export async function saveResponse(
     },
   });
   try {
-    await pipeline(
-      response,
-      counter,
-      createWriteStream(temp, { flags: "wx" }),
-      ...((options.signal ? [{ signal: options.signal }] : []) as []),
-    );
-    if (total !== null && bytes !== total) throw new Error(`the body ended after ${bytes} of ${total} bytes`);
-    await rename(temp, path);
+    await replaceFile(path, async (temporary) => {
+      await pipeline(
+        response,
+        counter,
+        createWriteStream(temporary, { flags: "wx" }),
+        ...((options.signal ? [{ signal: options.signal }] : []) as []),
+      );
+      if (total !== null && bytes !== total)
+        throw new Error(`the body ended after ${bytes} of ${total} bytes`);
+    });
     return { path, bytes };
   } catch (error) {
     response.destroy();
-    await rm(temp, { force: true });
     if (options.signal?.aborted) throw options.signal.reason;
     if (isLocal(error)) throw Object.assign(error as Error, { path }); // the name asked for, not the temporary one
     throw new ConnectionError("GET", url, error);

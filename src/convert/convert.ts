@@ -3,11 +3,12 @@
 // output's name only when the input is valid or writing is forced, so a half-written or
 // refused output never exists under that name.
 
-import { closeSync, createReadStream, mkdtempSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { ByteSource } from "../_internal/byteSource.js";
+import { replaceFile } from "../_internal/replaceFile.js";
 import { CsvWriter } from "../csv/CsvWriter.js";
 import { JsonWriter } from "../json/JsonWriter.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
@@ -112,40 +113,31 @@ async function convertSource(
   const outputName = typeof destination === "string" ? destination : null;
   const to = outputFormat(options.to, outputName, from);
   const prices = priceConverter(options); // bad money options fail before anything is read or written
-  const temp = temporaryFile(outputName);
-  const fd = openSync(temp.path, "w");
-  let report: Report;
-  let formulasEscaped = () => 0;
-  try {
-    const out = (text: string) => writeSync(fd, text);
-    let writer: DocumentWriter;
-    if (to === "csv") {
-      const csv = new CsvWriter(out, { escapeFormulas: options.escapeFormulas ?? true });
-      formulasEscaped = () => csv.formulasEscaped;
-      writer = csv;
-    } else writer = new JsonWriter(out);
-    report = await pipeSource(source, writer, { ...options, format: from });
-  } catch (error) {
-    closeSync(fd);
-    temp.remove();
-    throw error;
+  const written = (report: Report) => report.valid || options.force === true;
+  const write = (path: string) => writeDocument(source, path, to, { ...options, format: from });
+  let result: WrittenDocument;
+  if (typeof destination === "string") {
+    result = await replaceFile(destination, write, { when: (r) => written(r.report) });
+  } else {
+    // a stream gets the output only at the end, once the input is known to be valid: until then
+    // it waits in a private temporary folder (there is no destination to put it beside)
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-convert-"));
+    const path = join(dir, "output");
+    try {
+      result = await write(path);
+      if (written(result.report)) await pipeline(createReadStream(path), destination, { end: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }
-  closeSync(fd);
-  const written = report.valid || options.force === true;
-  try {
-    if (written && typeof destination === "string") renameSync(temp.path, destination);
-    else if (written)
-      await pipeline(createReadStream(temp.path), destination as NodeJS.WritableStream, { end: false });
-  } finally {
-    temp.remove();
-  }
+  const { report, formulasEscaped } = result;
   report.output = {
     file: outputName,
     format: to,
-    written,
+    written: written(report),
     normalized: options.normalize === true,
     ...(prices ? { currency: prices.display.code } : {}),
-    formulasEscaped: formulasEscaped(),
+    formulasEscaped,
   };
   return report;
 }
@@ -170,12 +162,28 @@ function priceConverter(options: PipeOptions): PriceConverter | null {
   return new PriceConverter(options);
 }
 
-/** A temporary file beside `output` (so that renaming it is atomic), or in the temp folder. */
-function temporaryFile(output: string | null): { path: string; remove(): void } {
-  if (output !== null) {
-    const path = join(dirname(output), `.${basename(output)}.${process.pid}-${Date.now().toString(36)}.tmp`);
-    return { path, remove: () => rmSync(path, { force: true }) };
+/** What writing a document gave: the report of its input, and how many CSV cells were escaped. */
+interface WrittenDocument {
+  report: Report;
+  formulasEscaped: number;
+}
+
+/** Writes `source` converted to `to` into the new file `path`, record by record as it is read. */
+async function writeDocument(
+  source: PassSource,
+  path: string,
+  to: InputFormat,
+  options: ConvertOptions,
+): Promise<WrittenDocument> {
+  const fd = openSync(path, "wx");
+  try {
+    const out = (text: string) => writeSync(fd, text);
+    if (to === "json")
+      return { report: await pipeSource(source, new JsonWriter(out), options), formulasEscaped: 0 };
+    const csv = new CsvWriter(out, { escapeFormulas: options.escapeFormulas ?? true });
+    const report = await pipeSource(source, csv, options);
+    return { report, formulasEscaped: csv.formulasEscaped };
+  } finally {
+    closeSync(fd);
   }
-  const dir = mkdtempSync(join(tmpdir(), "syncfile-convert-"));
-  return { path: join(dir, "output"), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -3,8 +3,9 @@
 // each record arrives as a plain array), each record placed by its starting byte offset
 // (csv-parse's own counter) and line (the line breaks before it, counted here: csv-parse
 // counts a CR LF inside quotes as two). The core is the `api` of csv-parse's Parser, the
-// object its stream wrapper drives. A parser may start wherever a record starts (the
-// parallel reader gives each thread whole blocks of records), at a given line and offset.
+// object its stream wrapper drives (test/dependencies.test.ts pins what is used of it). One
+// parser reads a whole file as one continuing parse, from the first byte after the byte-order
+// mark: in the calling thread, or in the parsing thread of a parallel pass (readCsvParallel).
 
 import { isUtf8 } from "node:buffer";
 import { Parser } from "csv-parse";
@@ -23,15 +24,13 @@ export interface RawRecordSink {
   failure(failure: ParseFailure): void;
 }
 
-/** How to parse, and where the first byte given is in the file. */
+/** How to parse, and where the first byte given is in the file (on line 1). */
 export interface CsvParserOptions {
   delimiter: string;
   /** What ends a record: "\n", "\r\n" or "\r" (the header line's line break). */
   recordDelimiter: string;
   maxRecordBytes: number;
-  /** Line of the first byte (1-based). */
-  line: number;
-  /** Byte offset of the first byte in the file. */
+  /** Byte offset of the first byte in the file: the length of the byte-order mark. */
   offset: number;
 }
 
@@ -64,14 +63,13 @@ export class CsvParser {
   // csv-parse's own line count where the current record started (it counts from 1)
   #recordInfoLine = 1;
   // where the next record starts
-  #nextLine: number;
+  #nextLine = 1;
   #nextOffset: number;
   readonly #push = (cells: string[]) => this.#record(cells);
 
   constructor(sink: RawRecordSink, options: CsvParserOptions) {
     this.#sink = sink;
     this.#options = options;
-    this.#nextLine = options.line;
     this.#nextOffset = options.offset;
     this.#lineBreak = options.recordDelimiter === "\r" ? 0x0d : 0x0a;
     const parser = new Parser({
@@ -154,7 +152,7 @@ export class CsvParser {
     const api = this.#api;
     const loc = { line: this.#nextLine, column: 1, offset: this.#nextOffset };
     // the next record starts after this one's record delimiter
-    this.#nextLine = this.#options.line + this.#linesBefore(api.info.bytes);
+    this.#nextLine = 1 + this.#linesBefore(api.info.bytes);
     this.#nextOffset = this.#options.offset + api.info.bytes;
     this.#recordInfoLine = api.info.lines + 1; // csv-parse counts the record delimiter after this call
     this.#sink.record(cells, loc);
@@ -182,7 +180,7 @@ export class CsvParser {
   #encodingFailure(reason: string): void {
     this.#failed = true;
     const at = {
-      line: this.#options.line + this.#linesBefore(this.#parsed),
+      line: 1 + this.#linesBefore(this.#parsed),
       column: 1,
       offset: this.#options.offset + this.#parsed,
     };

@@ -3,7 +3,7 @@
 // out with their record number, line and offset; empty lines are skipped; ragged rows and
 // what ended parsing become csv.* findings naming the row and column.
 
-import type { Code } from "../report/catalog.js";
+import { type Code, CSV_DATA_FIRST_HINT } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { FindingDetails } from "../report/ReportCollector.js";
 import { CsvParser, type CsvParserOptions, type ParseFailure, type RawRecordSink } from "./CsvParser.js";
@@ -91,7 +91,7 @@ export class CsvReader implements RawRecordSink {
     }
     const body = this.begin(chunk, false);
     if (body === null) return;
-    this.#parser = new CsvParser(this, this.parserOptions(1, this.#bomLength));
+    this.#parser = new CsvParser(this, this.parserOptions());
     this.#parser.push(body);
   }
 
@@ -101,7 +101,7 @@ export class CsvReader implements RawRecordSink {
     if (!this.#parser) {
       const body = this.begin(new Uint8Array(0), true);
       if (body === null) return;
-      this.#parser = new CsvParser(this, this.parserOptions(1, this.#bomLength));
+      this.#parser = new CsvParser(this, this.parserOptions());
       this.#parser.push(body);
     }
     this.#parser.end();
@@ -142,20 +142,14 @@ export class CsvReader implements RawRecordSink {
     return body;
   }
 
-  /** Options for a CsvParser of this file whose first byte is at `line` and `offset`. */
-  parserOptions(line: number, offset: number): CsvParserOptions {
+  /** Options for the CsvParser of this file, known once `begin` has returned its bytes. */
+  parserOptions(): CsvParserOptions {
     return {
       delimiter: this.#delimiter,
       recordDelimiter: this.#recordDelimiter,
       maxRecordBytes: this.#limits.maxRecordBytes,
-      line,
-      offset,
+      offset: this.#bomLength,
     };
-  }
-
-  /** Byte-order mark bytes at the start of the file (0 or 3). */
-  get bomLength(): number {
-    return this.#bomLength;
   }
 
   /** Counts bytes read by someone else (the parallel reader). */
@@ -186,10 +180,8 @@ export class CsvReader implements RawRecordSink {
         location: loc,
         row,
         params: { count: cells.length, expected },
-        hint:
-          cells.length > expected
-            ? "a cell holding the delimiter must be in double quotes"
-            : "every row needs a cell for each header column, empty or not",
+        // too few cells: the catalog's hint
+        ...(cells.length > expected ? { hint: "a cell holding the delimiter must be in double quotes" } : {}),
       });
       return;
     }
@@ -218,15 +210,13 @@ export class CsvReader implements RawRecordSink {
         ...withField,
       });
     } else {
-      const details = QUOTE_PROBLEMS[failure.code] ?? {
-        detail: failure.message,
-        hint: "check the quotes of this row",
-      };
+      // a problem csv-parse names that is not listed: its own words, and the catalog's hint
+      const problem = QUOTE_PROBLEMS[failure.code];
       this.#sink.finding("csv.quote", {
         location: failure.code === "CSV_QUOTE_NOT_CLOSED" ? failure.opened : failure.at,
         row,
-        params: { detail: details.detail },
-        hint: details.hint,
+        params: { detail: problem?.detail ?? failure.message },
+        ...(problem ? { hint: problem.hint } : {}),
         ...withField,
       });
     }
@@ -242,9 +232,7 @@ export class CsvReader implements RawRecordSink {
       this.#sink.finding("csv.header.missing", {
         location: loc,
         row: 0,
-        ...(looksLikeData
-          ? { hint: `the first row looks like data: add a header row, e.g. ${CANONICAL_HINT}` }
-          : {}),
+        ...(looksLikeData ? { hint: CSV_DATA_FIRST_HINT } : {}),
       });
       return;
     }
@@ -282,8 +270,6 @@ export class CsvReader implements RawRecordSink {
     this.#sink.header(this.#header);
   }
 }
-
-const CANONICAL_HINT = "email,firstName,lastName,status,licenseName";
 
 const QUOTE_PROBLEMS: Readonly<Record<string, { detail: string; hint: string }>> = {
   CSV_QUOTE_NOT_CLOSED: {

@@ -1,6 +1,7 @@
 // Turns the scanner's captures into records: JSON.parse on each captured value (with an
 // exact location when it fails), exact numeric ids, duplicate-key warnings, and license
-// objects assembled from their properties. Runs wherever the checks run (see ParallelValidation).
+// objects assembled from their properties. Runs wherever the checks run: in the calling thread,
+// or in the checking thread of a parallel validation (see src/validate/validateParallel.ts).
 
 import { escapePointer } from "../_internal/pointer.js";
 import type { DataRecord } from "../model/DataRecord.js";

@@ -44,7 +44,13 @@ export interface Report {
   truncated: boolean;
   /** How many findings were counted but not kept. */
   suppressed: number;
-  /** The findings kept, in source order. */
+  /**
+   * The findings kept, in the order one pass over the file found them, which is not quite source
+   * order: record after record as each is read (a record's own findings in the order of the
+   * checks, not of its properties), then what needs the whole file (license users not among the
+   * users when the licenses come first, a document without a valid user). A CSV file's licenses
+   * and license users are assembled after its last row, so their findings follow every row's.
+   */
   findings: Finding[];
   /** What was written, when the report is of a conversion. */
   output?: ReportOutput;

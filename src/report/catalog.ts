@@ -21,6 +21,11 @@ const e = (title: string, severity: Severity, message: string, hint: string): Ca
 const DATE_HINT = "write dates as YYYY-MM-DD, e.g. 2024-02-29";
 const EMAIL_HINT = "an email looks like name@example.com";
 const CENTS_HINT = "prices are whole cents: 12.50 USD is 1250";
+// a header row to show: the columns of a user holding a license
+const CSV_HEADER_EXAMPLE = "email,firstName,lastName,status,licenseName";
+
+/** The hint of csv.header.missing when the first row holds an email address: it is data, not a header. */
+export const CSV_DATA_FIRST_HINT = `the first row looks like data: add a header row, e.g. ${CSV_HEADER_EXAMPLE}`;
 
 /** The catalog: every code, keyed by code. */
 export const catalog = {
@@ -68,7 +73,7 @@ export const catalog = {
     "Empty file",
     "error",
     "the file is empty: it has no header row",
-    `a CSV data file starts with a header row: ${"email,firstName,lastName,status,licenseName"}`,
+    `a CSV data file starts with a header row: ${CSV_HEADER_EXAMPLE}`,
   ),
   "csv.encoding": e(
     "Not UTF-8",

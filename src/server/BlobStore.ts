@@ -5,11 +5,12 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createReadStream, createWriteStream, mkdirSync } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { replaceFile } from "../_internal/replaceFile.js";
 import { createOnce } from "./_createOnce.js";
 
 /** Whether `text` holds a control character (U+0000–U+001F, U+007F). */
@@ -87,7 +88,6 @@ export class BlobStore {
   async write(path: string, body: Readable, maxBytes: number): Promise<number> {
     const file = this.#file(path);
     mkdirSync(dirname(file), { recursive: true });
-    const temp = `${file}.${process.pid}-${randomBytes(4).toString("hex")}.part`;
     let size = 0;
     const count = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -95,14 +95,10 @@ export class BlobStore {
         done(size > maxBytes ? new TooLarge(maxBytes) : null, chunk);
       },
     });
-    try {
-      await pipeline(body, count, createWriteStream(temp));
-      await rename(temp, file);
+    return replaceFile(file, async (temporary) => {
+      await pipeline(body, count, createWriteStream(temporary, { flags: "wx" }));
       return size;
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    });
   }
 
   /** Writes bytes to `path`. */

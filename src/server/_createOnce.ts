@@ -1,26 +1,14 @@
 // A small file made once per data directory (a secret, an API key): the first process to
-// create it writes it; every later one reads it.
+// create it writes it; every later one reads it. The file appears complete or not at all, so a
+// process that starts alongside the first one, or after one that died writing it, never reads
+// it empty.
 
-import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { createFileIfAbsent } from "../_internal/replaceFile.js";
 
 /** The contents of `path`, written as `make()` (mode 0600) when the file does not exist yet; `created` says which. */
 export function createOnce(path: string, make: () => string): { value: string; created: boolean } {
-  let created = false;
-  try {
-    const fd = openSync(path, "wx", 0o600);
-    try {
-      writeSync(fd, `${make()}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    created = true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  // another process may have created it a moment ago and be writing it
-  for (let attempt = 0; ; attempt++) {
-    const value = readFileSync(path, "utf8").trim();
-    if (value !== "" || attempt >= 200) return { value, created };
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
-  }
+  // existsSync only saves making a value that would not be used; createFileIfAbsent decides
+  const created = !existsSync(path) && createFileIfAbsent(path, `${make()}\n`, { mode: 0o600 });
+  return { value: readFileSync(path, "utf8").trim(), created };
 }

@@ -1,5 +1,5 @@
-// Scanner events across threads: the main thread's scanner writes them into batches, a
-// worker replays them into a RecordBuilder in the same order. A batch carries each chunk's
+// Scanner events across threads: the scanning thread's scanner writes them into batches, the
+// checking thread replays them into a RecordBuilder in the same order. A batch carries each chunk's
 // text once and every capture as numbers (start, end, location, ...), so sending it costs a
 // string copy per chunk and a transferred Float64Array, not an object per record.
 

@@ -8,9 +8,9 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { replayRows } from "../csv/_rowBatch.js";
+import { type RowBatch, replayRows } from "../csv/_rowBatch.js";
 import type { CsvReader } from "../csv/CsvReader.js";
-import type { CsvBlock, CsvBlockResult } from "./_csvWorker.js";
+import type { CsvBlock } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 
 const MAX_CHUNKS_IN_FLIGHT = 16;
@@ -46,29 +46,22 @@ export async function readCsvParallel(
 
   const send = (bytes: Uint8Array, close: boolean) => {
     if (!worker) {
-      const { line: _line, offset: _offset, ...options } = reader.parserOptions(1, reader.bomLength);
       worker = new Worker(new URL(CSV_WORKER, workers), {
-        workerData: { options },
+        workerData: { options: reader.parserOptions() },
         resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
       });
       flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
       worker.on("message", received);
     }
-    const block: CsvBlock = {
-      seq: sent++,
-      bytes,
-      line: 1,
-      offset: reader.bomLength,
-      open: sent === 1,
-      close,
-    };
+    const block: CsvBlock = { bytes, close };
+    sent++;
     flow?.sent();
     worker.postMessage(block, [bytes.buffer as ArrayBuffer]);
   };
-  const received = (result: CsvBlockResult) => {
+  const received = (batch: RowBatch) => {
     replayed++;
     try {
-      if (!reader.stopped) replayRows(result.batch, reader);
+      if (!reader.stopped) replayRows(batch, reader);
     } catch (error) {
       flow?.fail(error as Error);
       return;

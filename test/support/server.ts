@@ -126,7 +126,10 @@ export async function call(
   return { status: response.status, body: parsed, headers: response.headers, text };
 }
 
-/** The upload procedure (section 4.8): upload URL, PUT to storage, register; resolves to the file id. */
+/**
+ * The upload procedure (README: "`syncfile serve`: the service on your machine", its endpoints):
+ * upload URL, PUT to storage, register; resolves to the file id.
+ */
 export async function upload(
   base: string,
   name: string,

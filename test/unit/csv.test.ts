@@ -162,3 +162,28 @@ describe("where findings land", () => {
     expect(finding.message).toContain("row 1");
   });
 });
+
+describe("hints", () => {
+  // the catalog's hint unless the reader tells a case apart that needs another
+  it("are the catalog's, or the reader's more specific one, word for word", () => {
+    expect(expectFinding(csv("ada@example.com,Ada\n"), { code: "csv.header.missing" }).hint).toBe(
+      "the first row looks like data: add a header row, e.g. email,firstName,lastName,status,licenseName",
+    );
+    expect(expectFinding(csv("mail,name\n"), { code: "csv.header.missing" }).hint).toBe(
+      "name the column of email addresses email; the first row of the file must be the header",
+    );
+    expect(expectFinding(csv(""), { code: "csv.empty" }).hint).toBe(
+      "a CSV data file starts with a header row: email,firstName,lastName,status,licenseName",
+    );
+    const ragged = csv("email,firstName,lastName\na@b.co,A\nc@d.co,C,D,E\n");
+    expect(expectFinding(ragged, { code: "csv.ragged", row: 1 }).hint).toBe(
+      "every row needs a cell for each header column, empty or not",
+    );
+    expect(expectFinding(ragged, { code: "csv.ragged", row: 2 }).hint).toBe(
+      "a cell holding the delimiter must be in double quotes",
+    );
+    expect(expectFinding(csv('email,firstName\na@b.co,"Ada\n'), { code: "csv.quote" }).hint).toBe(
+      'the file may be truncated, or a quote inside a quoted cell is not doubled (write "" for ")',
+    );
+  });
+});
