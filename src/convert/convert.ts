@@ -11,17 +11,19 @@ import { CsvWriter } from "../csv/CsvWriter.js";
 import { JsonWriter } from "../json/JsonWriter.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { type MoneyOptions, PriceConverter } from "../model/money.js";
+import type { NormalizedValues } from "../model/normalize.js";
 import type { Report } from "../report/Report.js";
 import { readChunks } from "../validate/_readChunks.js";
 import { runPass } from "../validate/_runPass.js";
 import {
   formatOf,
   type InputFormat,
+  type NormalizedValidateOptions,
   normalizeValidateOptions,
   type ValidateOptions,
 } from "../validate/options.js";
 import { asBytes, type ByteSource, READ_CHUNK, useParallel } from "../validate/validate.js";
-import { RecordRouter } from "./RecordRouter.js";
+import { AsReadRouter, NormalizingRouter, type RecordRouter } from "./RecordRouter.js";
 
 /** Options of a pass that hands the records to a writer. */
 export interface PipeOptions extends ValidateOptions, MoneyOptions {
@@ -43,7 +45,8 @@ export interface ConvertOptions extends PipeOptions {
  * Validates `source` and hands each record to `writer` as it is read (normalised with
  * `normalize`); the writer's `end()` comes after the last. Returns the report: the caller
  * decides what to do with what was written when the report says invalid. Bad options throw
- * a RangeError (unknown currency, a missing rate).
+ * a RangeError (unknown currency, a missing rate). The writer takes values as read: whether
+ * they are normalised is an option (`normalize` takes a writer of normalised values).
  */
 export async function pipeDocument(
   source: ByteSource,
@@ -51,15 +54,8 @@ export async function pipeDocument(
   options: PipeOptions = {},
 ): Promise<Report> {
   const normalized = normalizeValidateOptions(options);
-  const router = new RecordRouter(writer, priceConverter(options));
-  const parallel = normalized.parallel === true;
-  try {
-    const report = await runPass(asBytes(source), normalized, (record) => router.record(record), parallel);
-    router.end();
-    return report;
-  } finally {
-    router.dispose();
-  }
+  const prices = priceConverter(options);
+  return pass(source, normalized, prices ? new NormalizingRouter(writer, prices) : new AsReadRouter(writer));
 }
 
 /**
@@ -67,12 +63,34 @@ export async function pipeDocument(
  * statuses derived, prices in the display currency, dates as YYYY-MM-DD (pipeDocument with
  * `normalize: true`). What the server applies when it syncs.
  */
-export function normalize(
+export async function normalize(
   source: ByteSource,
-  writer: DocumentWriter,
+  writer: DocumentWriter<NormalizedValues>,
   options: Omit<PipeOptions, "normalize"> = {},
 ): Promise<Report> {
-  return pipeDocument(source, writer, { ...options, normalize: true });
+  const normalizing = { ...options, normalize: true };
+  const normalized = normalizeValidateOptions(normalizing);
+  return pass(source, normalized, new NormalizingRouter(writer, new PriceConverter(normalizing)));
+}
+
+/** One pass over `source`, its records handed to `router`. */
+async function pass(
+  source: ByteSource,
+  normalized: NormalizedValidateOptions,
+  router: RecordRouter,
+): Promise<Report> {
+  try {
+    const report = await runPass(
+      asBytes(source),
+      normalized,
+      (record) => router.record(record),
+      normalized.parallel === true,
+    );
+    router.end();
+    return report;
+  } finally {
+    router.dispose();
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { normalize } from "../convert/convert.js";
 import type { SyncSummary } from "../http/operations.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { RateTable } from "../model/money.js";
-import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../model/normalize.js";
+import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
 import { HttpError } from "./_http.js";
 import type { BlobStore } from "./BlobStore.js";
 import { type Database, processAlive, type Queryable } from "./Database.js";
@@ -231,16 +231,20 @@ async function deleteSyncRows(db: Queryable, syncId: number): Promise<void> {
   }
 }
 
-/** A DocumentWriter that keeps the sync-ready rows, in memory up to a point and then on disk. */
-class RowCollector implements DocumentWriter {
+/**
+ * A DocumentWriter that keeps the sync-ready rows, in memory up to a point and then on disk. A
+ * value the pass could not normalise (handed on as read) it skips: only a file with errors has
+ * one, and such a file's rows are never loaded.
+ */
+class RowCollector implements DocumentWriter<NormalizedValues> {
   readonly users = new SpillList<UserRow>(50_000);
   readonly licenses = new SpillList<LicenseRow>(50_000);
   readonly licenseUsers = new SpillList<LicenseUserRow>(50_000);
   activeUsers = 0;
   readonly #perLicense = new Map<number, number>();
 
-  user(value: unknown): void {
-    const u = value as NormalizedUser;
+  user(u: NormalizedValues["user"]): void {
+    if (notAnObject(u)) return;
     if (u.status === "active") this.activeUsers++;
     this.users.push([
       this.users.length,
@@ -255,13 +259,13 @@ class RowCollector implements DocumentWriter {
     ]);
   }
 
-  license(index: number, value: unknown): void {
-    const l = value as NormalizedLicense;
+  license(index: number, l: NormalizedValues["license"]): void {
+    if (notAnObject(l)) return;
     this.licenses.push([index, l.name, l.pricePerUser ?? null, l.unassignedAmount ?? null]);
   }
 
-  licenseUser(licenseIndex: number, value: unknown): void {
-    const holder = value as NormalizedLicenseUser;
+  licenseUser(licenseIndex: number, holder: NormalizedValues["licenseUser"]): void {
+    if (!isNormalizedLicenseUser(holder)) return;
     const idx = this.#perLicense.get(licenseIndex) ?? 0;
     this.#perLicense.set(licenseIndex, idx + 1);
     this.licenseUsers.push([licenseIndex, idx, holder.email, holder.licenseStatus]);
@@ -274,6 +278,10 @@ class RowCollector implements DocumentWriter {
     this.licenses.dispose();
     this.licenseUsers.dispose();
   }
+}
+
+function notAnObject<T extends object>(value: T | NotAnObject): value is NotAnObject {
+  return typeof value !== "object" || value === null || Array.isArray(value);
 }
 
 async function inBatches<T>(rows: Iterable<T>, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
