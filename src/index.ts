@@ -21,13 +21,16 @@ export type {
   UserRecord,
   ValuePath,
 } from "./model/DataRecord.js";
-export type { DocumentWriter, TextOut } from "./model/DocumentWriter.js";
+export type { DocumentValues, DocumentWriter, TextOut } from "./model/DocumentWriter.js";
 export { deriveLicenseStatus, type LicenseStatus } from "./model/deriveLicenseStatus.js";
 export { currencyOf, type MoneyOptions, PriceConverter, type RateTable } from "./model/money.js";
 export {
+  isNormalizedLicenseUser,
   type NormalizedLicense,
   type NormalizedLicenseUser,
   type NormalizedUser,
+  type NormalizedValues,
+  type NotAnObject,
   normalizeLicense,
   normalizeLicenseUser,
   normalizeUser,

@@ -1,4 +1,4 @@
-// Records from a reader into a DocumentWriter, normalised on the way when asked: the sync-ready
+// Records from a reader into a DocumentWriter: as read, or normalised on the way, the sync-ready
 // form of each user, license and license user. A license status is derived from its user's
 // status, so when licenses come before users (JSON allows it) the licenses wait, in a spill
 // list, until every user has been read.
@@ -9,22 +9,58 @@ import { SpillList } from "../_internal/SpillList.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { PriceConverter } from "../model/money.js";
-import { normalizeLicense, normalizeLicenseUser, normalizeUser } from "../model/normalize.js";
+import {
+  type NormalizedUser,
+  type NormalizedValues,
+  type NotAnObject,
+  normalizeLicense,
+  normalizeLicenseUser,
+  normalizeUser,
+} from "../model/normalize.js";
+
+/** Hands a pass's records to a writer: `end()` after the last, `dispose()` always. */
+export interface RecordRouter {
+  record(record: DataRecord): void;
+  /** After the last record: what was held back, then the writer's end. */
+  end(): void;
+  /** Deletes temporary files of an abandoned pass. */
+  dispose(): void;
+}
+
+/** Passes each record's value to the writer as read, in the reader's order. */
+export class AsReadRouter implements RecordRouter {
+  readonly #writer: DocumentWriter;
+
+  constructor(writer: DocumentWriter) {
+    this.#writer = writer;
+  }
+
+  record(record: DataRecord): void {
+    if (record.kind === "user") this.#writer.user(record.value);
+    else if (record.kind === "license") this.#writer.license(record.index, record.value, record.userCount);
+    else this.#writer.licenseUser(record.licenseIndex, record.value, record.afterUsers);
+  }
+
+  end(): void {
+    this.#writer.end();
+  }
+
+  dispose(): void {}
+}
 
 type Held = ["license", number, unknown, number] | ["licenseUser", number, unknown];
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Passes records to a writer, normalised when `prices` is given. */
-export class RecordRouter {
-  readonly #writer: DocumentWriter;
-  readonly #prices: PriceConverter | null;
+/** Passes the sync-ready form of each record to the writer, prices converted by `prices`. */
+export class NormalizingRouter implements RecordRouter {
+  readonly #writer: DocumentWriter<NormalizedValues>;
+  readonly #prices: PriceConverter;
   readonly #deleted = new FingerprintSet();
   #held: SpillList<Held> | null = null;
 
-  /** `prices`: normalise with this converter; null: pass values as read. */
-  constructor(writer: DocumentWriter, prices: PriceConverter | null) {
+  constructor(writer: DocumentWriter<NormalizedValues>, prices: PriceConverter) {
     this.#writer = writer;
     this.#prices = prices;
   }
@@ -32,18 +68,17 @@ export class RecordRouter {
   record(record: DataRecord): void {
     const value = record.value;
     if (record.kind === "user") {
-      this.#writer.user(this.#prices && isObject(value) ? this.#user(value) : value);
+      this.#writer.user(isObject(value) ? this.#user(value) : asRead(value));
     } else if (record.kind === "license") {
       if (this.#held) this.#held.push(["license", record.index, value, record.userCount]);
       else this.#license(record.index, value, record.userCount);
     } else {
-      if (this.#prices && !record.afterUsers && !this.#held) this.#held = new SpillList<Held>(10_000);
+      if (!record.afterUsers && !this.#held) this.#held = new SpillList<Held>(10_000);
       if (this.#held) this.#held.push(["licenseUser", record.licenseIndex, value]);
       else this.#licenseUser(record.licenseIndex, value, record.afterUsers);
     }
   }
 
-  /** After the last record: the held licenses, then the writer's end. */
   end(): void {
     const held = this.#held;
     this.#held = null;
@@ -57,12 +92,11 @@ export class RecordRouter {
     this.#writer.end();
   }
 
-  /** Deletes temporary files of an abandoned pass. */
   dispose(): void {
     this.#held?.dispose();
   }
 
-  #user(value: Record<string, unknown>): unknown {
+  #user(value: Record<string, unknown>): NormalizedUser {
     const user = normalizeUser(value);
     if (user.status === "deleted") {
       fingerprint(user.email, true);
@@ -72,20 +106,41 @@ export class RecordRouter {
   }
 
   #license(index: number, value: unknown, userCount: number): void {
-    const prices = this.#prices;
     this.#writer.license(
       index,
-      prices && isObject(value) ? normalizeLicense(value, prices) : value,
+      isObject(value) ? normalizeLicense(value, this.#prices) : asRead(value),
       userCount,
     );
   }
 
   #licenseUser(licenseIndex: number, value: unknown, afterUsers: boolean): void {
-    if (this.#prices && isObject(value) && typeof value.email === "string") {
-      fingerprint(value.email, true);
-      const deleted = this.#deleted.get(lastFingerprint.h1, lastFingerprint.h2) >= 0;
-      value = normalizeLicenseUser(value, deleted ? "deleted" : "active");
+    if (!isObject(value)) {
+      this.#writer.licenseUser(licenseIndex, asRead(value), afterUsers);
+      return;
     }
-    this.#writer.licenseUser(licenseIndex, value, afterUsers);
+    if (typeof value.email !== "string") {
+      this.#writer.licenseUser(licenseIndex, value, afterUsers); // no user to look up: as read
+      return;
+    }
+    fingerprint(value.email, true);
+    const deleted = this.#deleted.get(lastFingerprint.h1, lastFingerprint.h2) >= 0;
+    this.#writer.licenseUser(
+      licenseIndex,
+      normalizeLicenseUser(value, deleted ? "deleted" : "active"),
+      afterUsers,
+    );
   }
+}
+
+/** A value that is not an object, handed on as read (a record holds what JSON.parse gives). */
+function asRead(value: unknown): NotAnObject {
+  if (
+    value === null ||
+    typeof value === "boolean" ||
+    typeof value === "number" ||
+    typeof value === "string" ||
+    Array.isArray(value)
+  )
+    return value;
+  throw new TypeError(`a record's value is not JSON: ${typeof value}`); // a bug in a reader
 }

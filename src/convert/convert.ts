@@ -13,15 +13,17 @@ import { CsvWriter } from "../csv/CsvWriter.js";
 import { JsonWriter } from "../json/JsonWriter.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { type MoneyOptions, PriceConverter } from "../model/money.js";
+import type { NormalizedValues } from "../model/normalize.js";
 import type { Report } from "../report/Report.js";
 import {
   formatOf,
   type InputFormat,
+  type NormalizedValidateOptions,
   normalizeValidateOptions,
   type ValidateOptions,
 } from "../validate/options.js";
 import { fileSource, type PassSource, runPass, streamSource } from "../validate/pass.js";
-import { RecordRouter } from "./RecordRouter.js";
+import { AsReadRouter, NormalizingRouter, type RecordRouter } from "./RecordRouter.js";
 
 /** Options of a pass that hands the records to a writer. */
 export interface PipeOptions extends ValidateOptions, MoneyOptions {
@@ -43,7 +45,8 @@ export interface ConvertOptions extends PipeOptions {
  * Validates `source` and hands each record to `writer` as it is read (normalised with
  * `normalize`); the writer's `end()` comes after the last. Returns the report: the caller
  * decides what to do with what was written when the report says invalid. Bad options throw
- * a RangeError (unknown currency, a missing rate).
+ * a RangeError (unknown currency, a missing rate). The writer takes values as read: whether
+ * they are normalised is an option (`normalize` takes a writer of normalised values).
  */
 export function pipeDocument(
   source: ByteSource,
@@ -54,16 +57,13 @@ export function pipeDocument(
 }
 
 /** pipeDocument over a pass's source (a file's, whose size decides "auto"). */
-async function pipeSource(source: PassSource, writer: DocumentWriter, options: PipeOptions): Promise<Report> {
-  const normalized = normalizeValidateOptions(options);
-  const router = new RecordRouter(writer, priceConverter(options));
-  try {
-    const { report } = await runPass(source, normalized, { tap: (record) => router.record(record) });
-    router.end();
-    return report;
-  } finally {
-    router.dispose();
-  }
+function pipeSource(source: PassSource, writer: DocumentWriter, options: PipeOptions): Promise<Report> {
+  const prices = priceConverter(options);
+  return pass(
+    source,
+    normalizeValidateOptions(options),
+    prices ? new NormalizingRouter(writer, prices) : new AsReadRouter(writer),
+  );
 }
 
 /**
@@ -73,10 +73,31 @@ async function pipeSource(source: PassSource, writer: DocumentWriter, options: P
  */
 export function normalize(
   source: ByteSource,
-  writer: DocumentWriter,
+  writer: DocumentWriter<NormalizedValues>,
   options: Omit<PipeOptions, "normalize"> = {},
 ): Promise<Report> {
-  return pipeDocument(source, writer, { ...options, normalize: true });
+  const normalizing = { ...options, normalize: true };
+  const normalized = normalizeValidateOptions(normalizing);
+  return pass(
+    streamSource(source),
+    normalized,
+    new NormalizingRouter(writer, new PriceConverter(normalizing)),
+  );
+}
+
+/** One pass over `source`, its records handed to `router`. */
+async function pass(
+  source: PassSource,
+  normalized: NormalizedValidateOptions,
+  router: RecordRouter,
+): Promise<Report> {
+  try {
+    const { report } = await runPass(source, normalized, { tap: (record) => router.record(record) });
+    router.end();
+    return report;
+  } finally {
+    router.dispose();
+  }
 }
 
 /**

@@ -5,7 +5,6 @@
 
 import type { UserEmails } from "../checks/_UserEmails.js";
 import type { RecordSink } from "../json/RecordBuilder.js";
-import type { DataRecord } from "../model/DataRecord.js";
 import { showValue } from "../report/_describe.js";
 import type { Code } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
@@ -308,6 +307,6 @@ export class CsvAssembler implements CsvSink {
   }
 
   #emit(record: CsvRecord): void {
-    this.#sink.record(record as unknown as DataRecord);
+    this.#sink.record(record);
   }
 }

@@ -2,7 +2,7 @@
 // line and column name (its JSON pointer is where it would be in the JSON document).
 
 import { escapePointer } from "../_internal/pointer.js";
-import type { Place, ValuePath } from "../model/DataRecord.js";
+import type { Place, RecordOfAnyKind, ValuePath } from "../model/DataRecord.js";
 import type { SourceLocation } from "../report/Finding.js";
 
 /** Where a part of the record comes from: the row, and the header name of the column. */
@@ -16,9 +16,9 @@ export interface CsvOrigin {
 }
 
 /** A user, license or license user read from CSV. */
-export class CsvRecord {
+export class CsvRecord implements RecordOfAnyKind {
   constructor(
-    readonly kind: "user" | "license" | "licenseUser",
+    readonly kind: RecordOfAnyKind["kind"],
     readonly index: number,
     readonly licenseIndex: number,
     readonly value: unknown,

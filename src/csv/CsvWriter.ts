@@ -25,7 +25,7 @@ const USER_KEYS = ["email", ...USER_COLUMNS] as const;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A DocumentWriter producing CSV text. */
+/** A DocumentWriter producing CSV text; it takes values as read (what is not an object gives empty cells). */
 export class CsvWriter implements DocumentWriter {
   readonly #out: BufferedOut;
   readonly #escape: boolean;

@@ -13,7 +13,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
 
-/** A DocumentWriter producing JSON text. */
+/** A DocumentWriter producing JSON text; it takes values as read (anything JSON.stringify takes). */
 export class JsonWriter implements DocumentWriter {
   readonly #out: BufferedOut;
   #section: Section = "none";

@@ -83,7 +83,7 @@ export class RecordBuilder implements ScanSink {
       numericId,
       afterUsers,
     );
-    this.#sink.record(record as unknown as DataRecord);
+    this.#sink.record(record);
   }
 
   licenseEnd(e: LicenseEndEvent): void {

@@ -2,7 +2,7 @@
 // can be located inside it (only when one is reported).
 
 import { escapePointer } from "../_internal/pointer.js";
-import type { LicenseRecord, Place, ValuePath } from "../model/DataRecord.js";
+import type { LicenseRecord, Place, RecordOfAnyKind, ValuePath } from "../model/DataRecord.js";
 import type { SourceLocation } from "../report/Finding.js";
 import { findInJson } from "./_locate.js";
 import { locationIn } from "./_position.js";
@@ -29,9 +29,9 @@ function pathPointer(base: string, path: ValuePath): string {
 }
 
 /** A user, license user, or non-object license, with its source text kept for locating. */
-export class JsonValueRecord {
+export class JsonValueRecord implements RecordOfAnyKind {
   constructor(
-    readonly kind: "user" | "licenseUser" | "license",
+    readonly kind: RecordOfAnyKind["kind"],
     readonly index: number,
     readonly licenseIndex: number,
     readonly value: unknown,

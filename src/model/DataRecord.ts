@@ -55,3 +55,15 @@ export interface LicenseUserRecord extends RecordBase {
 
 /** Any record. */
 export type DataRecord = UserRecord | LicenseRecord | LicenseUserRecord;
+
+/**
+ * The fields of every kind of record, with its kind open: what a reader implements when one
+ * class builds records of every kind (so that they share one hidden class). It is a
+ * DataRecord as it is, no cast: each value of `kind` makes it the record of that kind.
+ */
+export interface RecordOfAnyKind
+  extends Omit<UserRecord, "kind">,
+    Omit<LicenseRecord, "kind">,
+    Omit<LicenseUserRecord, "kind"> {
+  readonly kind: DataRecord["kind"];
+}

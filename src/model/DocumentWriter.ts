@@ -2,19 +2,35 @@
 // pieces come in the reader's order: users as they are read; a license's users before its
 // license (JSON, where the license is complete only at its end) or after it (CSV).
 
-/** Receives the document piece by piece; `end()` after the last. */
-export interface DocumentWriter {
-  /** A user (any value: a file with errors may have users that are not objects). */
-  user(value: unknown): void;
+/**
+ * What a writer is handed for each kind of record. As it is (every value `unknown`), the values
+ * as read: a file with errors may have users that are not objects. A normalising pass hands
+ * NormalizedValues.
+ */
+export interface DocumentValues {
+  user: unknown;
+  license: unknown;
+  licenseUser: unknown;
+}
+
+/**
+ * Receives the document piece by piece; `end()` after the last. `DocumentWriter` takes values as
+ * read (and so any values); `DocumentWriter<NormalizedValues>` only what a normalising pass hands.
+ */
+// properties, not methods: their parameters are checked strictly, so that a writer that needs
+// normalised values cannot be given to a pass that hands them as read
+export interface DocumentWriter<V extends DocumentValues = DocumentValues> {
+  /** A user. */
+  user: (value: V["user"]) => void;
   /**
    * A license. `userCount` is how many of its users were given before it (JSON) or will be
    * given after it (CSV), as licenseUser calls with its index.
    */
-  license(index: number, value: unknown, userCount: number): void;
+  license: (index: number, value: V["license"], userCount: number) => void;
   /** A user of license `licenseIndex`; `afterUsers` when every user of the file came before. */
-  licenseUser(licenseIndex: number, value: unknown, afterUsers: boolean): void;
+  licenseUser: (licenseIndex: number, value: V["licenseUser"], afterUsers: boolean) => void;
   /** After the last piece. */
-  end(): void;
+  end: () => void;
 }
 
 /** Where written text goes. */

@@ -5,7 +5,6 @@
 import { deriveLicenseStatus, type LicenseStatus } from "./deriveLicenseStatus.js";
 import type { PriceConverter } from "./money.js";
 
-/** A user as the service applies it. */
 /** A user's properties besides its email, in the order syncfile writes them (JSON and CSV). */
 export const USER_DETAILS = [
   "id",
@@ -17,6 +16,7 @@ export const USER_DETAILS = [
   "lastUsedDate",
 ] as const;
 
+/** A user as the service applies it. */
 export interface NormalizedUser {
   email: string;
   id?: string;
@@ -40,6 +40,22 @@ export interface NormalizedLicense {
 export interface NormalizedLicenseUser {
   email: string;
   licenseStatus: LicenseStatus;
+}
+
+/** A value JSON.parse gives that is not an object: a record of a file with errors may be one. */
+export type NotAnObject = null | boolean | number | string | unknown[];
+
+/**
+ * What a normalising pass hands a writer: the sync-ready form of each record. A record it cannot
+ * normalise it hands on as read; only a file with errors has one (its report says invalid).
+ */
+export interface NormalizedValues {
+  /** Normalised; as read when not an object. */
+  user: NormalizedUser | NotAnObject;
+  /** Normalised; as read when not an object. */
+  license: NormalizedLicense | NotAnObject;
+  /** Normalised; as read when not an object, or when its email is not text (no user to look up). */
+  licenseUser: NormalizedLicenseUser | NotAnObject | Readonly<Record<string, unknown>>;
 }
 
 type Value = Record<string, unknown>;
@@ -79,6 +95,15 @@ export function normalizeLicense(value: Value, prices: PriceConverter): Normaliz
 /** A license user's sync-ready form, given the status of the user with that email. */
 export function normalizeLicenseUser(value: Value, userStatus: unknown): NormalizedLicenseUser {
   return { email: String(value.email), licenseStatus: deriveLicenseStatus(value.licenseStatus, userStatus) };
+}
+
+/** True when a normalising pass normalised this license user: an object whose email is text. */
+export function isNormalizedLicenseUser(
+  value: NormalizedValues["licenseUser"],
+): value is NormalizedLicenseUser {
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && typeof value.email === "string"
+  );
 }
 
 function ordered<T extends object>(value: T, keys: readonly (keyof T)[]): T {

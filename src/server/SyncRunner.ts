@@ -10,8 +10,15 @@ import { normalize } from "../convert/convert.js";
 import type { SyncSummary } from "../http/operations.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { RateTable } from "../model/money.js";
-import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../model/normalize.js";
+import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
 import { parallelFor } from "../validate/pass.js";
+import {
+  ACCOUNT_LICENSE_USERS,
+  ACCOUNT_LICENSES,
+  ACCOUNT_TABLES,
+  ACCOUNT_USERS,
+  type Cell,
+} from "./_accountTables.js";
 import { HttpError } from "./_http.js";
 import type { BlobStore } from "./BlobStore.js";
 import { type Database, processAlive, type Queryable } from "./Database.js";
@@ -22,20 +29,6 @@ export interface CurrencyOptions {
   sourceCurrency: string;
   rates?: RateTable;
 }
-
-type UserRow = [
-  number,
-  string,
-  string | null,
-  string | null,
-  string | null,
-  string,
-  string | null,
-  string | null,
-  string | null,
-];
-type LicenseRow = [number, string, number | null, number | null];
-type LicenseUserRow = [number, number, string, string];
 
 const BATCH = 2000;
 
@@ -177,28 +170,14 @@ export class SyncRunner {
   /** The collected rows into the account tables under `syncId`, in batches. */
   async #load(syncId: number, rows: RowCollector): Promise<void> {
     await inBatches(rows.users, (batch) =>
-      this.#db.query(
-        `INSERT INTO account_users (sync_id, idx, email, external_id, first_name, last_name, status, external_status, roles, last_used_date)
-         SELECT $1, u.idx, u.email, u.external_id, u.first_name, u.last_name, u.status, u.external_status, u.roles::jsonb, u.last_used_date::date
-         FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
-           AS u(idx, email, external_id, first_name, last_name, status, external_status, roles, last_used_date)`,
-        [syncId, ...columns(batch, 9)],
-      ),
+      this.#db.query(ACCOUNT_USERS.insert, ACCOUNT_USERS.parameters(syncId, {}, batch)),
     );
+    const currency = this.#currency.displayCurrency;
     await inBatches(rows.licenses, (batch) =>
-      this.#db.query(
-        `INSERT INTO account_licenses (sync_id, idx, name, price_per_user, unassigned_amount, currency)
-         SELECT $1, l.idx, l.name, l.price, l.unassigned, $2
-         FROM unnest($3::int[], $4::text[], $5::bigint[], $6::bigint[]) AS l(idx, name, price, unassigned)`,
-        [syncId, this.#currency.displayCurrency, ...columns(batch, 4)],
-      ),
+      this.#db.query(ACCOUNT_LICENSES.insert, ACCOUNT_LICENSES.parameters(syncId, { currency }, batch)),
     );
     await inBatches(rows.licenseUsers, (batch) =>
-      this.#db.query(
-        `INSERT INTO account_license_users (sync_id, license_idx, idx, email, license_status)
-         SELECT $1, * FROM unnest($2::int[], $3::int[], $4::text[], $5::text[])`,
-        [syncId, ...columns(batch, 4)],
-      ),
+      this.#db.query(ACCOUNT_LICENSE_USERS.insert, ACCOUNT_LICENSE_USERS.parameters(syncId, {}, batch)),
     );
   }
 }
@@ -226,45 +205,39 @@ export async function recoverSyncs(db: Database): Promise<void> {
 }
 
 async function deleteSyncRows(db: Queryable, syncId: number): Promise<void> {
-  for (const table of ["account_users", "account_licenses", "account_license_users"]) {
-    await db.query(`DELETE FROM ${table} WHERE sync_id = $1`, [syncId]);
+  for (const table of ACCOUNT_TABLES) {
+    await db.query(`DELETE FROM ${table.name} WHERE sync_id = $1`, [syncId]);
   }
 }
 
-/** A DocumentWriter that keeps the sync-ready rows, in memory up to a point and then on disk. */
-class RowCollector implements DocumentWriter {
-  readonly users = new SpillList<UserRow>(50_000);
-  readonly licenses = new SpillList<LicenseRow>(50_000);
-  readonly licenseUsers = new SpillList<LicenseUserRow>(50_000);
+/**
+ * A DocumentWriter that keeps the sync-ready rows, in memory up to a point and then on disk. A
+ * value the pass could not normalise (handed on as read) it skips: only a file with errors has
+ * one, and such a file's rows are never loaded.
+ */
+class RowCollector implements DocumentWriter<NormalizedValues> {
+  readonly users = new SpillList<Cell[]>(50_000);
+  readonly licenses = new SpillList<Cell[]>(50_000);
+  readonly licenseUsers = new SpillList<Cell[]>(50_000);
   activeUsers = 0;
   readonly #perLicense = new Map<number, number>();
 
-  user(value: unknown): void {
-    const u = value as NormalizedUser;
+  user(u: NormalizedValues["user"]): void {
+    if (notAnObject(u)) return;
     if (u.status === "active") this.activeUsers++;
-    this.users.push([
-      this.users.length,
-      u.email,
-      u.id ?? null,
-      u.firstName ?? null,
-      u.lastName ?? null,
-      u.status,
-      u.externalStatus ?? null,
-      u.roles ? JSON.stringify(u.roles) : null,
-      u.lastUsedDate ?? null,
-    ]);
+    this.users.push(ACCOUNT_USERS.row(u, this.users.length));
   }
 
-  license(index: number, value: unknown): void {
-    const l = value as NormalizedLicense;
-    this.licenses.push([index, l.name, l.pricePerUser ?? null, l.unassignedAmount ?? null]);
+  license(index: number, l: NormalizedValues["license"]): void {
+    if (notAnObject(l)) return;
+    this.licenses.push(ACCOUNT_LICENSES.row(l, index));
   }
 
-  licenseUser(licenseIndex: number, value: unknown): void {
-    const holder = value as NormalizedLicenseUser;
+  licenseUser(licenseIndex: number, holder: NormalizedValues["licenseUser"]): void {
+    if (!isNormalizedLicenseUser(holder)) return;
     const idx = this.#perLicense.get(licenseIndex) ?? 0;
     this.#perLicense.set(licenseIndex, idx + 1);
-    this.licenseUsers.push([licenseIndex, idx, holder.email, holder.licenseStatus]);
+    this.licenseUsers.push(ACCOUNT_LICENSE_USERS.row(holder, idx, licenseIndex));
   }
 
   end(): void {}
@@ -274,6 +247,10 @@ class RowCollector implements DocumentWriter {
     this.licenses.dispose();
     this.licenseUsers.dispose();
   }
+}
+
+function notAnObject<T extends object>(value: T | NotAnObject): value is NotAnObject {
+  return typeof value !== "object" || value === null || Array.isArray(value);
 }
 
 async function inBatches<T>(rows: Iterable<T>, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
@@ -286,11 +263,4 @@ async function inBatches<T>(rows: Iterable<T>, insert: (batch: T[]) => Promise<u
     }
   }
   if (batch.length > 0) await insert(batch);
-}
-
-/** Rows as column arrays, for unnest. */
-function columns(rows: readonly unknown[][], width: number): unknown[][] {
-  const out = Array.from({ length: width }, () => [] as unknown[]);
-  for (const row of rows) for (let c = 0; c < width; c++) (out[c] as unknown[]).push(row[c]);
-  return out;
 }

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ByteSource } from "../../src/_internal/byteSource.js";
-import { RecordRouter } from "../../src/convert/RecordRouter.js";
+import { AsReadRouter } from "../../src/convert/RecordRouter.js";
 import * as library from "../../src/index.js";
 import { formatOf, normalizeValidateOptions, type ValidateOptions } from "../../src/validate/options.js";
 import {
@@ -161,7 +161,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
         text += s;
       });
       const source = stream(chunked(bytes, 7));
-      const router = new RecordRouter(writer, null);
+      const router = new AsReadRouter(writer);
       const report = parallel
         ? await passOn("csv-worker", streamSource(source), { format: "csv" }, (record) =>
             router.record(record),

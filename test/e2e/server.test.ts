@@ -136,6 +136,17 @@ describe("the upload procedure, a sync, and what it leaves (plain HTTP)", () => 
     expect(users.body.total).toBe(2);
   });
 
+  it("answers a file whose records are not objects with 400 and its report (regression: a null user was a 500)", async () => {
+    const doc = '{"users": [null], "licenses": [7, {"name": "Pro", "users": [{"email": 5}, "x"]}]}';
+    const idFile = await upload(base, "not-objects.json", doc);
+    const sync = await call(base, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 42 },
+    });
+    expect(sync.status).toBe(400);
+    expect(sync.body.message).toMatch(/^the file is invalid: \d+ errors/);
+    expect(sync.body.report).toMatchObject({ valid: false });
+  });
+
   it("refuses a file registered for another purpose, an unknown file, and a JSON sync of CSV bytes with its report", async () => {
     const expense = await upload(base, "expenses.csv", "a,b\n", { type: "expenseReport" });
     const wrongType = await call(base, "PUT", "/v1.0/services/sync/custom", {
