@@ -48,7 +48,7 @@ export interface ConvertOptions extends PipeOptions {
  * a RangeError (unknown currency, a missing rate). The writer takes values as read: whether
  * they are normalised is an option (`normalize` takes a writer of normalised values).
  */
-export function pipeDocument(
+export async function pipeDocument(
   source: ByteSource,
   writer: DocumentWriter,
   options: PipeOptions = {},
@@ -57,7 +57,7 @@ export function pipeDocument(
 }
 
 /** pipeDocument over a pass's source (a file's, whose size decides "auto"). */
-function pipeSource(source: PassSource, writer: DocumentWriter, options: PipeOptions): Promise<Report> {
+async function pipeSource(source: PassSource, writer: DocumentWriter, options: PipeOptions): Promise<Report> {
   const prices = priceConverter(options);
   return pass(
     source,
@@ -71,7 +71,7 @@ function pipeSource(source: PassSource, writer: DocumentWriter, options: PipeOpt
  * statuses derived, prices in the display currency, dates as YYYY-MM-DD (pipeDocument with
  * `normalize: true`). What the server applies when it syncs.
  */
-export function normalize(
+export async function normalize(
   source: ByteSource,
   writer: DocumentWriter<NormalizedValues>,
   options: Omit<PipeOptions, "normalize"> = {},
@@ -117,7 +117,7 @@ export async function convertFile(
  * Converts what `source` yields into `destination`: a path, or a writable stream (standard
  * output) that receives the whole output at the end, once the input is known to be valid.
  */
-export function convertStream(
+export async function convertStream(
   source: ByteSource,
   destination: string | NodeJS.WritableStream,
   options: ConvertOptions = {},
