@@ -3,8 +3,8 @@
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { suggest } from "../_internal/suggest.js";
 import type { DataRecord } from "../model/DataRecord.js";
-import { describeType, showValue } from "../report/_describe.js";
 import { type Code, isCode } from "../report/catalog.js";
+import { describeType, showValue } from "../report/describe.js";
 import type { FindingSpec } from "./Check.js";
 
 const PREFIX = { user: "user", license: "license", licenseUser: "license.user" } as const;

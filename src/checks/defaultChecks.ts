@@ -1,6 +1,6 @@
 // The checks every validation runs, in the order they run on each record.
 
-import { UserEmails } from "./_UserEmails.js";
+import { UserEmails } from "../model/UserEmails.js";
 import type { Check } from "./Check.js";
 import { lastUsedDate } from "./lastUsedDate.js";
 import { licenseUsers } from "./licenseUsers.js";

@@ -6,8 +6,8 @@ import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 import { SpillList } from "../_internal/SpillList.js";
 import type { LicenseUserRecord, Place } from "../model/DataRecord.js";
-import { showValue } from "../report/_describe.js";
-import type { UserEmails } from "./_UserEmails.js";
+import type { UserEmails } from "../model/UserEmails.js";
+import { showValue } from "../report/describe.js";
 import type { Check, CheckContext } from "./Check.js";
 
 interface Deferred {

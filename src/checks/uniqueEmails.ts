@@ -1,7 +1,7 @@
 // No two users share an email (compared case-insensitively).
 
-import { showValue } from "../report/_describe.js";
-import type { UserEmails } from "./_UserEmails.js";
+import type { UserEmails } from "../model/UserEmails.js";
+import { showValue } from "../report/describe.js";
 import type { Check } from "./Check.js";
 
 /** Reports every user whose email an earlier user already has. */

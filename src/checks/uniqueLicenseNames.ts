@@ -2,7 +2,7 @@
 
 import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
-import { showValue } from "../report/_describe.js";
+import { showValue } from "../report/describe.js";
 import type { Check } from "./Check.js";
 
 /** Reports every license whose name an earlier license already has. */

@@ -3,9 +3,9 @@
 // appear, without anyone watching.
 
 import { Command, InvalidArgumentError } from "commander";
-import { STATE_FILE, StateFileError } from "../client/_reportState.js";
 import type { CollectedReport, CollectResult } from "../client/collectReports.js";
 import { collectReports } from "../client/collectReports.js";
+import { STATE_FILE, StateFileError } from "../client/index.js";
 import { watchReports } from "../client/watchReports.js";
 import type { Execution } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";

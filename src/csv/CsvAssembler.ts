@@ -3,12 +3,11 @@
 // of its rows, and must agree), and each license user. Users go out as they appear; licenses
 // and their users after the last row, license by license, as in the JSON document.
 
-import type { UserEmails } from "../checks/_UserEmails.js";
-import type { RecordSink } from "../json/RecordBuilder.js";
-import { showValue } from "../report/_describe.js";
+import type { RecordSink } from "../model/RecordSink.js";
+import type { UserEmails } from "../model/UserEmails.js";
 import type { Code } from "../report/catalog.js";
-import type { SourceLocation } from "../report/Finding.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
+import { showValue } from "../report/describe.js";
+import type { FindingDetails, SourceLocation } from "../report/Finding.js";
 import { getValidators } from "../schema/validators.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
 import { UserDefinitions } from "./_UserDefinitions.js";

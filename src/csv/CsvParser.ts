@@ -9,7 +9,7 @@
 
 import { isUtf8 } from "node:buffer";
 import { Parser } from "csv-parse";
-import { findInvalidUtf8, incompleteTail } from "../json/_utf8.js";
+import { findInvalidUtf8, incompleteTail } from "../_internal/utf8.js";
 import type { SourceLocation } from "../report/Finding.js";
 
 /** What ends parsing: an oversized record, broken quotes, or bytes that are not UTF-8. */

@@ -4,8 +4,7 @@
 // what ended parsing become csv.* findings naming the row and column.
 
 import { type Code, CSV_DATA_FIRST_HINT } from "../report/catalog.js";
-import type { SourceLocation } from "../report/Finding.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
+import type { FindingDetails, SourceLocation } from "../report/Finding.js";
 import { CsvParser, type CsvParserOptions, type ParseFailure, type RawRecordSink } from "./CsvParser.js";
 import { type ColumnKey, matchHeader } from "./columns.js";
 

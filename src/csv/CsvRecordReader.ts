@@ -1,7 +1,7 @@
 // The CSV counterpart of JsonReader: fed bytes, yields the records rows assemble into.
 
-import type { UserEmails } from "../checks/_UserEmails.js";
-import type { RecordSink } from "../json/RecordBuilder.js";
+import type { RecordSink } from "../model/RecordSink.js";
+import type { UserEmails } from "../model/UserEmails.js";
 import { CsvAssembler } from "./CsvAssembler.js";
 import { CsvReader, type CsvReaderLimits } from "./CsvReader.js";
 

@@ -2,9 +2,9 @@
 // never U+FFFD), a UTF-8 byte-order mark skipped, UTF-16 recognised, and characters split
 // across chunks held back until they are whole.
 
+import { findInvalidUtf8, incompleteTail } from "../_internal/utf8.js";
 import type { Code } from "../report/catalog.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
-import { findInvalidUtf8, incompleteTail } from "./_utf8.js";
+import type { FindingDetails } from "../report/Finding.js";
 import type { JsonScanner } from "./JsonScanner.js";
 
 const BOM = [0xef, 0xbb, 0xbf];

@@ -1,12 +1,11 @@
 // The push-based core of the JSON reader: fed bytes, it decodes strict UTF-8 and drives the
 // scanner; a RecordBuilder turns what the scanner captures into records, in the same thread.
 
+import type { RecordSink } from "../model/RecordSink.js";
 import { JsonDecoder } from "./JsonDecoder.js";
 import { JsonScanner } from "./JsonScanner.js";
-import { RecordBuilder, type RecordSink } from "./RecordBuilder.js";
+import { RecordBuilder } from "./RecordBuilder.js";
 import type { ScanLimits } from "./ScanSink.js";
-
-export type { RecordSink };
 
 /** Limits of the reader (already normalised). */
 export type JsonReaderLimits = ScanLimits;

@@ -5,20 +5,14 @@
 
 import { escapePointer } from "../_internal/pointer.js";
 import type { DataRecord } from "../model/DataRecord.js";
+import type { RecordSink } from "../model/RecordSink.js";
 import type { Code } from "../report/catalog.js";
-import type { SourceLocation } from "../report/Finding.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
+import type { FindingDetails, SourceLocation } from "../report/Finding.js";
 import { diagnoseJson } from "./_diagnose.js";
 import { findInJson, members, skipValue } from "./_locate.js";
 import { locationIn } from "./_position.js";
 import { type Captured, JsonLicenseRecord, JsonValueRecord, type LicenseMember } from "./records.js";
 import type { CaptureEvent, LicenseEndEvent, ScanSink } from "./ScanSink.js";
-
-/** Receives records and reader findings, synchronously and in source order. */
-export interface RecordSink {
-  record(record: DataRecord): void;
-  finding(code: Code, details: FindingDetails): void;
-}
 
 /** A scan sink that parses what the scanner captured; fatal on the first syntax error. */
 export class RecordBuilder implements ScanSink {

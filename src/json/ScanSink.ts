@@ -2,8 +2,7 @@
 // source order. RecordBuilder consumes them in the same thread; BatchWriter sends them to another.
 
 import type { Code } from "../report/catalog.js";
-import type { SourceLocation } from "../report/Finding.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
+import type { FindingDetails, SourceLocation } from "../report/Finding.js";
 
 /** What a captured value is: a record, a license property, or a value only checked for syntax. */
 export type CaptureKind = "user" | "licenseUser" | "license" | "member" | "skip";

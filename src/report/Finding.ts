@@ -37,3 +37,16 @@ export interface SourceLocation {
   /** 0-based byte offset. */
   offset: number;
 }
+
+/** What an emitter supplies for one finding; built only when the finding is kept. */
+export interface FindingDetails {
+  /** Values for the catalog template placeholders. */
+  params?: Readonly<Record<string, string | number>>;
+  /** A more specific hint than the catalog's. */
+  hint?: string;
+  pointer?: string;
+  location?: SourceLocation;
+  row?: number;
+  field?: string;
+  value?: unknown;
+}

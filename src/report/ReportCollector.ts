@@ -1,23 +1,10 @@
 // Collects findings with limits: keeps at most `maxErrors` errors and as many warnings,
 // and exact totals per code beyond that. Findings beyond the limit are never built.
 
-import { findingValue } from "./_describe.js";
 import { type Code, catalog } from "./catalog.js";
-import type { Finding, Severity, SourceLocation } from "./Finding.js";
+import { findingValue } from "./describe.js";
+import type { Finding, FindingDetails, Severity } from "./Finding.js";
 import type { Report, ReportStats } from "./Report.js";
-
-/** What an emitter supplies for one finding; built only when the finding is kept. */
-export interface FindingDetails {
-  /** Values for the catalog template placeholders. */
-  params?: Readonly<Record<string, string | number>>;
-  /** A more specific hint than the catalog's. */
-  hint?: string;
-  pointer?: string;
-  location?: SourceLocation;
-  row?: number;
-  field?: string;
-  value?: unknown;
-}
 
 /** Limits of a collector. */
 export interface CollectorOptions {

@@ -1,11 +1,11 @@
 // The checking half of a validation pass: records and reader findings in, report out. It
 // runs in the reader's thread (Validation) or in a worker (validateParallel).
 
-import { UserEmails } from "../checks/_UserEmails.js";
 import type { Check, CheckContext } from "../checks/Check.js";
 import { defaultChecks } from "../checks/defaultChecks.js";
-import type { RecordSink } from "../json/RecordBuilder.js";
 import type { DataRecord } from "../model/DataRecord.js";
+import type { RecordSink } from "../model/RecordSink.js";
+import { UserEmails } from "../model/UserEmails.js";
 import type { Report } from "../report/Report.js";
 import { ReportCollector } from "../report/ReportCollector.js";
 import { findingDetails } from "./_findingDetails.js";

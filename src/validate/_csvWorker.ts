@@ -3,8 +3,8 @@
 // readCsvParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { RowBatchWriter } from "../csv/_rowBatch.js";
 import { CsvParser, type CsvParserOptions } from "../csv/CsvParser.js";
+import { RowBatchWriter } from "../csv/RowBatch.js";
 
 /** The next bytes of the file, and whether they are the last. */
 export interface CsvBlock {

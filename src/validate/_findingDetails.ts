@@ -2,7 +2,7 @@
 
 import type { FindingSpec } from "../checks/Check.js";
 import type { DataRecord } from "../model/DataRecord.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
+import type { FindingDetails } from "../report/Finding.js";
 
 /** The details of a finding about `record` (or the document when null), located only now. */
 export function findingDetails(record: DataRecord | null, spec: FindingSpec): FindingDetails {

@@ -11,7 +11,7 @@ import {
   type ScanSink,
 } from "../json/ScanSink.js";
 import type { Code } from "../report/catalog.js";
-import type { FindingDetails } from "../report/ReportCollector.js";
+import type { FindingDetails } from "../report/Finding.js";
 
 /** What crosses the thread boundary. */
 export interface ScanBatch {

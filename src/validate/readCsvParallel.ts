@@ -8,8 +8,8 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { type RowBatch, replayRows } from "../csv/_rowBatch.js";
 import type { CsvReader } from "../csv/CsvReader.js";
+import { type RowBatch, replayRows } from "../csv/RowBatch.js";
 import type { CsvBlock } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 

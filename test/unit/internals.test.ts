@@ -5,8 +5,8 @@ import { FingerprintSet } from "../../src/_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../../src/_internal/fingerprint.js";
 import { SpillList } from "../../src/_internal/SpillList.js";
 import { suggest } from "../../src/_internal/suggest.js";
+import { findInvalidUtf8, incompleteTail, utf8Length } from "../../src/_internal/utf8.js";
 import { validateText } from "../../src/index.js";
-import { findInvalidUtf8, incompleteTail, utf8Length } from "../../src/json/_utf8.js";
 import { utf8 } from "../support/chunks.js";
 
 const fp = (s: string, fold = true): [number, number] => {

@@ -1,0 +1,11 @@
+// Where a reader (JSON or CSV) sends what it reads: each record, and its own findings.
+
+import type { Code } from "../report/catalog.js";
+import type { FindingDetails } from "../report/Finding.js";
+import type { DataRecord } from "./DataRecord.js";
+
+/** Receives records and reader findings, synchronously, in the order the reader emits them. */
+export interface RecordSink {
+  record(record: DataRecord): void;
+  finding(code: Code, details: FindingDetails): void;
+}
