@@ -1,5 +1,5 @@
 // Raw CSV records across threads: a parsing thread writes them into batches, the reading
-// thread replays them into its CsvReader in the same order. A batch is one string holding
+// thread replays them into its CsvRows in the same order. A batch is one string holding
 // every cell, the cells' ends and each record's numbers in typed arrays (sent without
 // copying), and the failure that ended parsing, if any.
 

@@ -7,7 +7,6 @@ import { stat } from "node:fs/promises";
 import { asBytes, type ByteSource } from "../_internal/byteSource.js";
 import { readChunks } from "../_internal/readChunks.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
-import { CsvReader } from "../csv/CsvReader.js";
 import { CsvRecordReader } from "../csv/CsvRecordReader.js";
 import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
@@ -99,11 +98,10 @@ export async function runPass(
   const core = new ValidationCore(options, tap);
   if (threads === "csv-worker") {
     const assembler = new CsvAssembler(core.sink, core.emails);
-    const reader = new CsvReader(assembler, options);
     try {
-      await readCsvParallel(source.chunks, reader, options.onProgress, workers);
-      assembler.end(reader.stopped);
-      return { report: core.end(reader.stopped, reader.bytes), threads };
+      const read = await readCsvParallel(source.chunks, assembler, options, options.onProgress, workers);
+      assembler.end(read.stopped);
+      return { report: core.end(read.stopped, read.bytes), threads };
     } finally {
       assembler.dispose();
       core.dispose();

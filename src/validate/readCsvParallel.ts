@@ -1,14 +1,17 @@
 // CSV parsed on a worker thread: csv-parse is about half the work of a CSV pass. The calling
 // thread reads the file and forwards its bytes; the worker parses them (strict UTF-8,
-// csv-parse) and sends back raw records in batches; the calling thread replays them into its
-// CsvReader (header, rows, findings), then assembles, checks and writes. Two cores are what
+// csv-parse) and sends back raw records in batches; the calling thread keeps the start of the
+// file (CsvStart) and replays the records into CsvRows (header, rows, findings), then
+// assembles, checks and writes. Two cores are what
 // this machine class has: a second parsing thread only fights the calling one for a core.
 
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { CsvReader } from "../csv/CsvReader.js";
+import type { CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
+import { CsvRows } from "../csv/CsvRows.js";
+import { CsvStart } from "../csv/CsvStart.js";
 import { type RowBatch, replayRows } from "../csv/RowBatch.js";
 import type { CsvBlock } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
@@ -24,16 +27,28 @@ export function csvWorkerAvailable(workers: URL): boolean {
   return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(CSV_WORKER, workers)));
 }
 
+/** What reading gave: the bytes read, and whether a fatal problem stopped it. */
+export interface CsvReadResult {
+  bytes: number;
+  stopped: boolean;
+}
+
 /**
- * Reads the CSV in `chunks` into `reader` (its `begin`, `record`, `failure` and `finish`),
- * parsing on a worker thread. Chunks may be reused by the source after each step.
+ * Reads the CSV in `chunks` into `sink`, as CsvReader does, with its parser on a worker thread
+ * (the start of the file and the rows stay here). Chunks may be reused by the source after
+ * each step.
  */
 export async function readCsvParallel(
   chunks: AsyncIterable<Uint8Array>,
-  reader: CsvReader,
+  sink: CsvSink,
+  limits: CsvReaderLimits,
   onProgress: ((bytes: number) => void) | null,
   workers: URL,
-): Promise<void> {
+): Promise<CsvReadResult> {
+  const start = new CsvStart((code, details) => sink.finding(code, details), limits.maxRecordBytes);
+  let rows: CsvRows | null = null;
+  const stopped = () => start.stopped || (rows?.stopped ?? false);
+  let bytes = 0;
   let worker: Worker | null = null;
   let flow: Flow | null = null;
   let sent = 0;
@@ -44,54 +59,54 @@ export async function readCsvParallel(
   });
   let last = false;
 
-  const send = (bytes: Uint8Array, close: boolean) => {
-    if (!worker) {
-      worker = new Worker(new URL(CSV_WORKER, workers), {
-        workerData: { options: reader.parserOptions() },
-        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-      });
-      flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
-      worker.on("message", received);
-    }
-    const block: CsvBlock = { bytes, close };
-    sent++;
-    flow?.sent();
-    worker.postMessage(block, [bytes.buffer as ArrayBuffer]);
-  };
   const received = (batch: RowBatch) => {
     replayed++;
     try {
-      if (!reader.stopped) replayRows(batch, reader);
+      if (rows && !rows.stopped) replayRows(batch, rows);
     } catch (error) {
       flow?.fail(error as Error);
       return;
     }
-    flow?.acknowledged(reader.stopped);
+    flow?.acknowledged(stopped());
     if (last && replayed === sent) finish();
+  };
+  const send = (bytes: Uint8Array, close: boolean) => {
+    sent++;
+    flow?.sent();
+    (worker as Worker).postMessage({ bytes, close } satisfies CsvBlock, [bytes.buffer as ArrayBuffer]);
+  };
+  /** The file's start, until its body is known; then the worker that parses it. */
+  const begin = (chunk: Uint8Array, end: boolean) => {
+    const body = start.push(chunk, end);
+    if (body === null) return;
+    rows = new CsvRows(sink, limits, body.options.delimiter);
+    worker = new Worker(new URL(CSV_WORKER, workers), {
+      workerData: { options: body.options },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+    flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
+    worker.on("message", received);
+    send(new Uint8Array(body.bytes), end);
   };
 
   try {
     for await (const chunk of chunks) {
-      reader.countBytes(chunk.length);
-      onProgress?.(reader.bytes);
+      bytes += chunk.length;
+      onProgress?.(bytes);
       // the source reuses its buffer: the worker gets a copy
       if (worker) send(new Uint8Array(chunk), false);
-      else {
-        const body = reader.begin(chunk, false);
-        if (body !== null) send(new Uint8Array(body), false);
-      }
+      else begin(chunk, false);
       if (flow) await (flow as Flow).room();
-      if (reader.stopped) break;
+      if (stopped()) break;
     }
-    if (!reader.stopped) {
-      if (!worker) {
-        const body = reader.begin(new Uint8Array(0), true);
-        if (body !== null) send(new Uint8Array(body), true);
-      } else send(new Uint8Array(0), true);
+    if (!stopped()) {
+      if (worker) send(new Uint8Array(0), true);
+      else begin(new Uint8Array(0), true);
     }
     last = true;
-    if (flow && replayed < sent && !reader.stopped) await (flow as Flow).or(done);
-    reader.finish();
+    if (flow && replayed < sent && !stopped()) await (flow as Flow).or(done);
+    (rows as CsvRows | null)?.finish();
+    return { bytes, stopped: stopped() };
   } finally {
     await (worker as Worker | null)?.terminate();
   }

@@ -1,0 +1,160 @@
+// CSV records matched to the header: rows come out with their record number, line and offset;
+// empty lines are skipped; the header's unknown and repeated columns, ragged rows and what
+// ended parsing become csv.* findings naming the row and column. Fed by a CsvParser in this
+// thread, or by the batches of one on a worker.
+
+import { CSV_DATA_FIRST_HINT } from "../report/catalog.js";
+import type { SourceLocation } from "../report/Finding.js";
+import type { ParseFailure, RawRecordSink } from "./CsvParser.js";
+import type { CsvHeader, CsvReaderLimits, CsvSink } from "./CsvReader.js";
+import { type ColumnKey, matchHeader } from "./columns.js";
+
+/** Raw records in file order (`record`, `failure`), then `finish()`. */
+export class CsvRows implements RawRecordSink {
+  readonly #sink: CsvSink;
+  readonly #limits: CsvReaderLimits;
+  readonly #delimiter: string;
+  #header: CsvHeader | null = null;
+  #stopped = false;
+  #row = 0;
+
+  /** `delimiter`: the one the file's start chose, given with the header. */
+  constructor(sink: CsvSink, limits: CsvReaderLimits, delimiter: string) {
+    this.#sink = sink;
+    this.#limits = limits;
+    this.#delimiter = delimiter;
+  }
+
+  /** True once a fatal problem ended reading. */
+  get stopped(): boolean {
+    return this.#stopped;
+  }
+
+  /** After the last record: an input without even a header is empty. */
+  finish(): void {
+    if (!this.#stopped && !this.#header) {
+      this.#stopped = true;
+      this.#sink.finding("csv.empty", { location: { line: 1, column: 1, offset: 0 }, row: 0 });
+    }
+  }
+
+  /** A raw record: the header, an empty line, a ragged row, or a row. */
+  record(cells: string[], loc: SourceLocation): void {
+    if (this.#stopped) return;
+    if (cells.length === 1 && (cells[0] as string).trim() === "") return; // an empty line
+    if (!this.#header) {
+      this.#readHeader(cells, loc);
+      return;
+    }
+    const row = ++this.#row;
+    const expected = this.#header.keys.length;
+    if (cells.length !== expected) {
+      this.#sink.finding("csv.ragged", {
+        location: loc,
+        row,
+        params: { count: cells.length, expected },
+        // too few cells: the catalog's hint
+        ...(cells.length > expected ? { hint: "a cell holding the delimiter must be in double quotes" } : {}),
+      });
+      return;
+    }
+    this.#sink.row({ row, loc, cells });
+  }
+
+  /** What ended parsing, as a finding of the row being read. */
+  failure(failure: ParseFailure): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    const row = this.#header ? this.#row + 1 : 0;
+    const field = this.#header?.names[failure.cell];
+    const withField = field ? { field } : {};
+    if (failure.kind === "size") {
+      this.#sink.finding("csv.record.size", {
+        location: failure.opened,
+        row,
+        params: { limit: this.#limits.maxRecordBytes },
+        ...withField,
+      });
+    } else if (failure.kind === "encoding") {
+      this.#sink.finding("csv.encoding", {
+        location: failure.at,
+        row,
+        params: { detail: `the file is not valid UTF-8: ${failure.reason}` },
+        ...withField,
+      });
+    } else {
+      // a problem csv-parse names that is not listed: its own words, and the catalog's hint
+      const problem = QUOTE_PROBLEMS[failure.code];
+      this.#sink.finding("csv.quote", {
+        location: failure.code === "CSV_QUOTE_NOT_CLOSED" ? failure.opened : failure.at,
+        row,
+        params: { detail: problem?.detail ?? failure.message },
+        ...(problem ? { hint: problem.hint } : {}),
+        ...withField,
+      });
+    }
+  }
+
+  #readHeader(cells: string[], loc: SourceLocation): void {
+    const names = cells.map((c) => c.trim());
+    const matches = names.map(matchHeader);
+    if (!matches.some((m) => m.key === "email")) {
+      // without an email column nothing can be read: say that alone
+      this.#stopped = true;
+      const looksLikeData = cells.some((c) => c.includes("@"));
+      this.#sink.finding("csv.header.missing", {
+        location: loc,
+        row: 0,
+        ...(looksLikeData ? { hint: CSV_DATA_FIRST_HINT } : {}),
+      });
+      return;
+    }
+    const keys: (ColumnKey | null)[] = [];
+    const index: Partial<Record<ColumnKey, number>> = {};
+    matches.forEach((match, i) => {
+      const name = names[i] as string;
+      if (match.key === null) {
+        keys.push(null);
+        this.#sink.finding("csv.header.unknown", {
+          location: loc,
+          row: 0,
+          field: name,
+          params: { name: JSON.stringify(name) },
+          ...(match.suggestion ? { hint: `did you mean "${match.suggestion}"?` } : {}),
+        });
+        return;
+      }
+      const same = match.key === "licenses" ? "licenseName" : match.key === "licenseName" ? "licenses" : null;
+      const previous = index[match.key] ?? (same ? index[same] : undefined);
+      if (previous !== undefined) {
+        keys.push(null);
+        this.#sink.finding("csv.header.duplicate", {
+          location: loc,
+          row: 0,
+          field: name,
+          params: { name: JSON.stringify(name), other: JSON.stringify(names[previous] ?? "") },
+        });
+        return;
+      }
+      keys.push(match.key);
+      index[match.key] = i;
+    });
+    this.#header = { keys, names, index, delimiter: this.#delimiter };
+    this.#sink.header(this.#header);
+  }
+}
+
+const QUOTE_PROBLEMS: Readonly<Record<string, { detail: string; hint: string }>> = {
+  CSV_QUOTE_NOT_CLOSED: {
+    detail: "a quoted cell is never closed",
+    hint: 'the file may be truncated, or a quote inside a quoted cell is not doubled (write "" for ")',
+  },
+  INVALID_OPENING_QUOTE: {
+    detail: "a quote appears inside a cell that does not start with one",
+    hint: 'put the whole cell in quotes and double the quotes inside it: "say ""hi"""',
+  },
+  CSV_INVALID_CLOSING_QUOTE: {
+    detail: "characters follow the closing quote of a cell",
+    hint: 'double a quote that belongs to the text: "say ""hi"" again"',
+  },
+};
