@@ -2,38 +2,9 @@
 // (`Licenses` as a list, statuses in any case), and how a header row maps onto them.
 
 import { looseName, suggest } from "../_internal/suggest.js";
-import { USER_DETAILS } from "../model/normalize.js";
+import { CANONICAL_COLUMNS, type ColumnKey } from "../model/csvColumns.js";
 
-/** What a column holds. `licenses` is the spreadsheet dialect's comma-separated list of names. */
-export type ColumnKey =
-  | "email"
-  | "id"
-  | "firstName"
-  | "lastName"
-  | "status"
-  | "externalStatus"
-  | "roles"
-  | "lastUsedDate"
-  | "licenseName"
-  | "licenseStatus"
-  | "pricePerUser"
-  | "unassignedAmount"
-  | "licenses";
-
-/** The user columns (besides email) that repeat on every row of a user and must agree. */
-export const USER_COLUMNS = USER_DETAILS;
-
-/** The license columns that repeat on every row of a license and must agree. */
-export const LICENSE_COLUMNS = ["pricePerUser", "unassignedAmount"] as const;
-
-/** The canonical header, in order (what `convert` writes). */
-export const CANONICAL_COLUMNS = [
-  "email",
-  ...USER_COLUMNS,
-  "licenseName",
-  "licenseStatus",
-  ...LICENSE_COLUMNS,
-] as const satisfies readonly ColumnKey[];
+export { CANONICAL_COLUMNS, type ColumnKey, LICENSE_COLUMNS, USER_COLUMNS } from "../model/csvColumns.js";
 
 // header names a spreadsheet uses for the same columns
 const ALIASES: Readonly<Record<string, ColumnKey>> = {

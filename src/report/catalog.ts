@@ -1,6 +1,7 @@
 // Every finding code syncfile can emit: title, severity, message template and fix hint.
 // Messages are rendered from these templates; a test proves code and catalog agree.
 
+import { CANONICAL_COLUMNS } from "../model/csvColumns.js";
 import type { Severity } from "./Finding.js";
 
 /** One entry of the catalog. Templates use `{name}` placeholders filled from a finding's params. */
@@ -98,7 +99,7 @@ export const catalog = {
     "Unknown column",
     "warning",
     "unknown column {name} is ignored",
-    "the columns are email, id, firstName, lastName, status, externalStatus, roles, lastUsedDate, licenseName, licenseStatus, pricePerUser, unassignedAmount",
+    `the columns are ${CANONICAL_COLUMNS.join(", ")}`,
   ),
   "csv.header.duplicate": e(
     "Column twice",
