@@ -4,7 +4,6 @@
 // or in the checking thread of a parallel validation (see src/validate/validateParallel.ts).
 
 import { escapePointer } from "../_internal/pointer.js";
-import type { DataRecord } from "../model/DataRecord.js";
 import type { RecordSink } from "../model/RecordSink.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";

@@ -48,7 +48,7 @@ const folder = (file: string) => (file.includes("/") ? (file.split("/")[0] as st
 const layer = (name: string) => LAYERS.findIndex((l) => l.includes(name));
 
 /** Why an import breaks the layers, or null. */
-export function breach(from: string, to: string): string | null {
+function breach(from: string, to: string): string | null {
   const [a, b] = [folder(from), folder(to)];
   if (a === b) return null;
   if ((to.split("/").pop() as string).startsWith("_")) return `${to} is private to ${b}/`;
