@@ -13,7 +13,7 @@ import { LicenseAssignments } from "./_LicenseAssignments.js";
 import { UserDefinitions } from "./_UserDefinitions.js";
 import type { CsvHeader, CsvRow, CsvSink } from "./CsvReader.js";
 import { CsvRecord } from "./CsvRecord.js";
-import { numberCell, rolesCell, unescapeFormula } from "./cells.js";
+import { listCell, numberCell, splitList, unescapeFormula } from "./cells.js";
 import { type ColumnKey, LICENSE_COLUMNS, USER_COLUMNS } from "./columns.js";
 
 interface LicenseDefinition {
@@ -93,12 +93,8 @@ export class CsvAssembler implements CsvSink {
     }
     if (email !== "") this.#user(row, email);
     if (licenseCell === "") return;
-    const names = this.#dialect
-      ? licenseCell
-          .split(",")
-          .map((n) => n.trim())
-          .filter((n) => n !== "")
-      : [licenseCell];
+    // `Licenses` lists names (`,` or `;`, or a JSON array); `licenseName` names one license
+    const names = this.#dialect ? (listCell(licenseCell) ?? splitList(licenseCell)) : [licenseCell];
     for (const name of names) {
       const license = this.#license(row, name);
       if (email === "") continue;
@@ -181,7 +177,7 @@ export class CsvAssembler implements CsvSink {
         if (cell === "") continue;
         if (key !== "roles") value[key] = cell;
         else {
-          const roles = rolesCell(cell);
+          const roles = listCell(cell);
           if (roles) value.roles = roles;
           else
             this.#rowFinding(

@@ -8,7 +8,7 @@ import { stringify } from "csv-stringify/sync";
 import { BufferedOut } from "../_internal/BufferedOut.js";
 import { SpillList } from "../_internal/SpillList.js";
 import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
-import { escapeFormula, formatRoles, isFormula } from "./cells.js";
+import { escapeFormula, formatList, isFormula } from "./cells.js";
 import { CANONICAL_COLUMNS, USER_COLUMNS } from "./columns.js";
 
 /** Options of the CSV writer. */
@@ -128,7 +128,7 @@ export class CsvWriter implements DocumentWriter {
     else if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
       text = String(value);
     else if (roles && Array.isArray(value) && value.every((r) => typeof r === "string"))
-      text = formatRoles(value);
+      text = formatList(value);
     else text = JSON.stringify(value);
     if (!this.#escape || !isFormula(text)) return text;
     this.#escaped++;

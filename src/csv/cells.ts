@@ -27,22 +27,40 @@ export function numberCell(cell: string): number | string {
   return /^-?\d+(\.\d+)?$/.test(cell) ? Number(cell) : cell;
 }
 
-/** Roles from a cell: `Admin;Editor`, or a JSON array of strings. Null when a `[` cell is not one. */
-export function rolesCell(cell: string): string[] | null {
-  if (cell.charCodeAt(0) !== 0x5b) return cell.split(";");
+/**
+ * The items of a list cell (roles, the spreadsheet's `Licenses`): separated by `;` or `,`
+ * (spreadsheets write either), each trimmed, empty ones dropped; or a JSON array of strings,
+ * for items that hold a separator. Null when a cell starting with `[` is not such an array.
+ */
+export function listCell(cell: string): string[] | null {
+  if (cell.charCodeAt(0) !== 0x5b) return splitList(cell);
   try {
-    const roles: unknown = JSON.parse(cell);
-    return Array.isArray(roles) && roles.every((r) => typeof r === "string") ? roles : null;
+    const items: unknown = JSON.parse(cell);
+    return Array.isArray(items) && items.every((r) => typeof r === "string") ? items : null;
   } catch {
     return null;
   }
 }
 
-/** The cell for roles: `;`-joined, or a JSON array when a role holds a `;`, is empty, or the first starts with `[`. */
-export function formatRoles(roles: readonly string[]): string {
+/** A list cell split at `,` and `;`, items trimmed, empty ones dropped. */
+export function splitList(cell: string): string[] {
+  const items: string[] = [];
+  for (const part of cell.split(/[,;]/)) {
+    const item = part.trim();
+    if (item !== "") items.push(item);
+  }
+  return items;
+}
+
+/**
+ * The cell for a list: `;`-joined, or a JSON array whenever the plain form would not read back
+ * the same (an item holding `,` or `;`, empty, with spaces around it, or a first item starting
+ * with `[`; an empty list).
+ */
+export function formatList(items: readonly string[]): string {
   const plain =
-    roles.length > 0 &&
-    roles.every((r) => r !== "" && !r.includes(";")) &&
-    (roles[0] as string).charCodeAt(0) !== 0x5b;
-  return plain ? roles.join(";") : JSON.stringify(roles);
+    items.length > 0 &&
+    items.every((r) => r !== "" && !/[,;]/.test(r) && r.trim() === r) &&
+    (items[0] as string).charCodeAt(0) !== 0x5b;
+  return plain ? items.join(";") : JSON.stringify(items);
 }

@@ -135,7 +135,7 @@ export const catalog = {
     "Unreadable roles",
     "error",
     "roles {value} starts with [ but is not a JSON array of strings",
-    'write roles as Admin;Editor, or as ["Admin", "Editor; Billing"] when a role holds a ;',
+    'write roles as Admin;Editor or Admin, Editor, or as ["Admin", "Editor; Billing"] when a role holds a , or ;',
   ),
   "csv.user.conflict": e(
     "Rows disagree on a user",

@@ -24,6 +24,12 @@ export const nastyText = fc.oneof(
   ),
 );
 
+/** Items of a list cell (roles), with what separates or is trimmed when a cell is read. */
+const listItem = fc.oneof(
+  nastyText,
+  fc.constantFrom("Admin, Billing", "Pro; Viewer", " padded ", "", "[bracket]", "a,b;c", ","),
+);
+
 /** The model behind a valid document, before it is written as JSON. */
 export interface ValidModel {
   users: { email: string; fields: Entry[] }[];
@@ -42,7 +48,7 @@ const userFields = fc.record(
     lastName: nastyText.map(str),
     status: fc.constantFrom("active", "deleted").map(str),
     externalStatus: nastyText.map(str),
-    roles: fc.array(nastyText.map(str), { maxLength: 3 }).map(arr),
+    roles: fc.array(listItem.map(str), { maxLength: 3 }).map(arr),
     lastUsedDate: dateArb.map(str),
   },
   { requiredKeys: [] },

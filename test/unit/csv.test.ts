@@ -3,7 +3,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Report, validateStream, validateText } from "../../src/index.js";
+import { JsonWriter, pipeDocument, type Report, validateStream, validateText } from "../../src/index.js";
 import { getValidators } from "../../src/schema/validators.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import { csvBytes, csvSpecArb } from "../support/csvText.js";
@@ -120,6 +120,41 @@ describe("dialects and headers", () => {
     const report = csv("email,firstName\ra@b.co,Ada\rc@d.co,Cy\r");
     expect(report.findings).toEqual([]);
     expect(report.stats.users).toBe(2);
+  });
+});
+
+describe("list cells", () => {
+  /** The document a CSV converts to. */
+  const converted = async (text: string) => {
+    let json = "";
+    const report = await pipeDocument([text], new JsonWriter((s) => (json += s)), { format: "csv" });
+    expect(report.counts.error, JSON.stringify(report.findings)).toBe(0);
+    return JSON.parse(json) as {
+      users: { email: string; roles?: string[] }[];
+      licenses: { name: string; users?: { email: string }[] }[];
+    };
+  };
+
+  it("separate roles and Licenses at , and ; trimmed, empty items dropped (the service's own layouts)", async () => {
+    const sheet = await converted(
+      'Id,Email,Status,Roles,Licenses\n1,ada@x.io,Active,"Admin, Billing","Pro; Viewer, "\n2,bo@x.io,Active,Viewer;,Pro\n',
+    );
+    expect(sheet.users.map((u) => u.roles)).toEqual([["Admin", "Billing"], ["Viewer"]]);
+    expect(sheet.licenses.map((l) => [l.name, l.users?.map((u) => u.email)])).toEqual([
+      ["Pro", ["ada@x.io", "bo@x.io"]],
+      ["Viewer", ["ada@x.io"]],
+    ]);
+    const manual = await converted("Email,Licenses,Last used date\nada@x.io,Pro;Viewer,2024-07-05\n");
+    expect(manual.licenses.map((l) => l.name)).toEqual(["Pro", "Viewer"]);
+  });
+
+  it("keep items holding a separator in the JSON-array form, and a licenseName cell names one license", async () => {
+    const doc = await converted(
+      'email,roles,licenseName\nada@x.io,"[""Editor; Billing"",""Ops, EU""]","Pro; yearly"\n',
+    );
+    expect(doc.users[0]?.roles).toEqual(["Editor; Billing", "Ops, EU"]);
+    expect(doc.licenses.map((l) => l.name)).toEqual(["Pro; yearly"]);
+    expect(codes(csv('email,roles\nada@x.io,"[""Admin"", 3]"\n'))).toEqual(["csv.roles.format"]);
   });
 });
 
