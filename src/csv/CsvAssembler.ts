@@ -65,6 +65,11 @@ export class CsvAssembler implements CsvSink {
     const name = (key: ColumnKey) =>
       header.index[key] === undefined ? key : (header.names[header.index[key]] as string);
     for (const key of ["email", ...USER_COLUMNS] as const) this.#userFields[key] = name(key);
+    // names that come from a Name column are found there
+    if (header.index.name !== undefined) {
+      if (header.index.firstName === undefined) this.#userFields.firstName = name("name");
+      if (header.index.lastName === undefined) this.#userFields.lastName = name("name");
+    }
     this.#licenseFields = {
       name: name(this.#dialect ? "licenses" : "licenseName"),
       pricePerUser: name("pricePerUser"),
@@ -223,9 +228,17 @@ export class CsvAssembler implements CsvSink {
   /** The cell of `key` in `row` ("" when the header has no such column), formula escape undone. */
   #cell(row: CsvRow, key: ColumnKey): string {
     const i = (this.#header as CsvHeader).index[key];
-    if (i === undefined) return "";
+    if (i === undefined) return key === "firstName" || key === "lastName" ? this.#namePart(row, key) : "";
     const cell = row.cells[i] as string;
     return cell.charCodeAt(0) === 0x27 ? unescapeFormula(cell) : cell;
+  }
+
+  /** First or last name from a Name column: split at the first space (one word: a first name). */
+  #namePart(row: CsvRow, key: "firstName" | "lastName"): string {
+    const whole = this.#cell(row, "name").trim();
+    const space = whole.search(/\s/);
+    if (space < 0) return key === "firstName" ? whole : "";
+    return key === "firstName" ? whole.slice(0, space) : whole.slice(space + 1).trim();
   }
 
   #license(row: CsvRow, name: string): LicenseDefinition {

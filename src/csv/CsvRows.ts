@@ -139,6 +139,22 @@ export class CsvRows implements RawRecordSink {
       keys.push(match.key);
       index[match.key] = i;
     });
+    const split = [index.firstName, index.lastName].filter((i) => i !== undefined);
+    if (index.name !== undefined && split.length > 0) {
+      // First name / Last name give the names; the whole name is not split on top of them
+      const name = names[index.name] as string;
+      this.#sink.finding("csv.header.name", {
+        location: loc,
+        row: 0,
+        field: name,
+        params: {
+          name: JSON.stringify(name),
+          other: split.map((i) => JSON.stringify(names[i] ?? "")).join(" and "),
+        },
+      });
+      keys[index.name] = null;
+      delete index.name;
+    }
     this.#header = { keys, names, index, delimiter: this.#delimiter };
     this.#sink.header(this.#header);
   }

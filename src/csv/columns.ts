@@ -11,11 +11,13 @@ const ALIASES: Readonly<Record<string, ColumnKey>> = {
   [looseName("License")]: "licenseName",
   [looseName("License name")]: "licenseName",
   [looseName("Licenses")]: "licenses",
+  [looseName("Full name")]: "name",
+  [looseName("Display name")]: "name",
   [looseName("Price per user")]: "pricePerUser",
   [looseName("Unassigned")]: "unassignedAmount",
 };
 
-const KNOWN: readonly ColumnKey[] = [...CANONICAL_COLUMNS, "licenses"];
+const KNOWN: readonly ColumnKey[] = [...CANONICAL_COLUMNS, "licenses", "name"];
 const BY_LOOSE_NAME = new Map<string, ColumnKey>(KNOWN.map((key) => [looseName(key), key]));
 
 /** What a header cell means. */

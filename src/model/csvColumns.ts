@@ -17,7 +17,8 @@ export type ColumnKey =
   | "licenseStatus"
   | "pricePerUser"
   | "unassignedAmount"
-  | "licenses";
+  | "licenses"
+  | "name";
 
 /** The user columns (besides email) that repeat on every row of a user and must agree. */
 export const USER_COLUMNS = USER_DETAILS;

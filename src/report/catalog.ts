@@ -107,6 +107,12 @@ export const catalog = {
     "column {name} means the same as column {other}; it is ignored",
     "keep one of the two columns",
   ),
+  "csv.header.name": e(
+    "Name beside first and last name",
+    "warning",
+    "column {name} is not split into first and last name: the file has {other}",
+    "remove the column {name}, or the first and last name columns to split {name} at its first space",
+  ),
   "csv.ragged": e(
     "Wrong number of cells",
     "error",

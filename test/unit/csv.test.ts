@@ -158,6 +158,50 @@ describe("list cells", () => {
   });
 });
 
+describe("a Name column", () => {
+  const users = async (text: string) => {
+    let json = "";
+    const report = await pipeDocument([text], new JsonWriter((s) => (json += s)), { format: "csv" });
+    return { report, users: (JSON.parse(json) as { users: Record<string, unknown>[] }).users };
+  };
+
+  it("splits at the first space: the first word is the first name, the rest the last name (the Google Sheets template)", async () => {
+    const { report, users: read } = await users(
+      "Id,Email,Name,Status,External status,Roles,Licenses,Last used date\n" +
+        "1,ada@x.io,Ada King Lovelace,Active,Active,Admin,Pro,2024-07-05\n" +
+        "2,zoe@x.io,Zoë,Active,,,,\n" +
+        "3,li@x.io,  李 小龍 ,Deleted,,,,\n",
+    );
+    expect(report.findings).toEqual([]);
+    expect(read.map((u) => [u.firstName, u.lastName])).toEqual([
+      ["Ada", "King Lovelace"],
+      ["Zoë", undefined],
+      ["李", "小龍"],
+    ]);
+  });
+
+  it("takes Full name and Display name too, and names the Name column in a conflict", async () => {
+    for (const header of ["Full name", "Display name"]) {
+      const { users: read } = await users(`Email,${header}\nada@x.io,Ada Lovelace\n`);
+      expect(read[0]).toMatchObject({ firstName: "Ada", lastName: "Lovelace" });
+    }
+    const conflict = csv("Email,Name,Licenses\nada@x.io,Ada Lovelace,Pro\nada@x.io,Ada Byron,Team\n");
+    expectFinding(conflict, { code: "csv.user.conflict", row: 2, field: "Name" });
+  });
+
+  it("is ignored with a warning when First name or Last name columns give the names", async () => {
+    const { report, users: read } = await users("Email,Name,First name\nada@x.io,Ada Lovelace,Augusta\n");
+    expect(read[0]).toEqual({ email: "ada@x.io", firstName: "Augusta" });
+    expect(report.findings.map((f) => [f.code, f.field, f.message])).toEqual([
+      [
+        "csv.header.name",
+        "Name",
+        'column "Name" is not split into first and last name: the file has "First name"',
+      ],
+    ]);
+  });
+});
+
 describe("where findings land", () => {
   it("counts lines as an editor does, quoted line breaks (LF or CR LF) included", () => {
     const text = 'email,firstName\r\na@b.co,"two\r\nlines"\r\nc@d.co,"x\ny"\r\nbad,Z\r\n';

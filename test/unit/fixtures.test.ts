@@ -90,6 +90,7 @@ const EXPECTED_CSV: Record<
   "csv.header.missing": [["csv.header.missing", 0, 1, undefined]],
   "csv.header.unknown": [["csv.header.unknown", 0, 1, "nickname"]],
   "csv.header.duplicate": [["csv.header.duplicate", 0, 1, "First Name"]],
+  "csv.header.name": [["csv.header.name", 0, 1, "Name"]],
   "csv.ragged": [["csv.ragged", 2, 3, undefined]],
   "csv.row.incomplete": [["csv.row.incomplete", 2, 3, undefined]],
   "csv.row.license": [["csv.row.license", 2, 3, "pricePerUser"]],
