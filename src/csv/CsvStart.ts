@@ -1,7 +1,9 @@
-// The start of a CSV file: held until the header line's break, then the byte-order mark is
-// skipped, UTF-16 refused, and the delimiter and line break chosen from the header line —
-// what the parser of the rest (in this thread or a worker) needs to know.
+// The start of a CSV file: held until the header line's break, then a file that is not text
+// (ZIP, .xls, PDF) refused, the byte-order mark skipped, UTF-16 refused, and the delimiter and
+// line break chosen from the header line — what the parser of the rest (in this thread or a
+// worker) needs to know.
 
+import { mayBeSignature, signatureOf } from "../_internal/fileSignature.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
 import type { CsvParserOptions } from "./CsvParser.js";
@@ -42,8 +44,20 @@ export class CsvStart {
   push(chunk: Uint8Array, end: boolean): CsvBody | null {
     const data: Buffer = this.#head ? Buffer.concat([this.#head, chunk]) : Buffer.from(chunk);
     this.#head = null;
-    if (!end && data.indexOf(0x0a) === -1 && data.length < HEAD_LIMIT) {
+    if (!end && ((data.indexOf(0x0a) === -1 && data.length < HEAD_LIMIT) || mayBeSignature(data))) {
       this.#head = data;
+      return null;
+    }
+    const signature = signatureOf(data);
+    if (signature) {
+      // a ZIP (an Excel workbook), an .xls, a PDF: said as such, not as a header problem
+      this.#stopped = true;
+      this.#onFinding("file.type", {
+        location: { line: 1, column: 1, offset: 0 },
+        row: 0,
+        params: { what: signature.what },
+        hint: signature.hint,
+      });
       return null;
     }
     let body = data;

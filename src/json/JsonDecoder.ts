@@ -2,6 +2,7 @@
 // never U+FFFD), a UTF-8 byte-order mark skipped, UTF-16 recognised, and characters split
 // across chunks held back until they are whole.
 
+import { mayBeSignature, signatureOf } from "../_internal/fileSignature.js";
 import { findInvalidUtf8, incompleteTail } from "../_internal/utf8.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
@@ -46,11 +47,15 @@ export class JsonDecoder {
       this.#pending = null;
     }
     if (!this.#started) {
-      if (data.length < 3 && BOM.slice(0, data.length).every((b, k) => data[k] === b)) {
-        this.#pending = copyOf(data); // could still be a byte-order mark
+      if (
+        (data.length < 3 && BOM.slice(0, data.length).every((b, k) => data[k] === b)) ||
+        mayBeSignature(data)
+      ) {
+        this.#pending = copyOf(data); // could still be a byte-order mark, or a ZIP, PDF, …
         return;
       }
       this.#started = true;
+      if (this.#notText(data)) return;
       data = this.#skipByteOrderMark(data);
       if (this.stopped) return;
     }
@@ -69,6 +74,7 @@ export class JsonDecoder {
       const rest = this.#pending;
       this.#pending = null;
       this.#started = true;
+      if (this.#notText(rest)) return;
       this.#decodeAndScan(rest);
     } else if (this.#pending) {
       this.#encodingError(
@@ -78,6 +84,20 @@ export class JsonDecoder {
       return;
     }
     if (!this.stopped) this.#scanner.finish();
+  }
+
+  /** Whether the file's first bytes say it is a ZIP, an .xls, a PDF: then that is the finding. */
+  #notText(data: Uint8Array): boolean {
+    const signature = signatureOf(data);
+    if (!signature) return false;
+    this.#stopped = true;
+    this.#finding("file.type", {
+      pointer: "",
+      location: { line: 1, column: 1, offset: 0 },
+      params: { what: signature.what },
+      hint: signature.hint,
+    });
+    return true;
   }
 
   #skipByteOrderMark(data: Uint8Array): Uint8Array {

@@ -43,6 +43,7 @@ export const catalog = {
     "{detail}",
     "save the file as UTF-8; from Latin-1 or Windows-1252: iconv -f windows-1252 -t utf-8 in.json > out.json",
   ),
+  "file.type": e("Not a data file", "error", "the file is {what}", "save the data as JSON or as CSV UTF-8"),
   "json.syntax": e("Invalid JSON", "error", "{detail}", "fix the JSON syntax at this position"),
   "json.depth": e(
     "Nesting too deep",

@@ -59,6 +59,7 @@ const FATAL = new Set([
   "csv.record.size",
   "csv.header.missing",
   "csv.empty",
+  "file.type",
 ]);
 
 /** The report without what may differ between runs: timing, and bytes read past a fatal problem. */

@@ -10,7 +10,14 @@ import { csvBytes, csvSpecArb } from "../support/csvText.js";
 import { expectFinding } from "../support/expectFinding.js";
 
 // findings that stop reading: how many bytes were read before it stopped depends on the chunking
-const FATAL = new Set(["csv.quote", "csv.encoding", "csv.record.size", "csv.header.missing", "csv.empty"]);
+const FATAL = new Set([
+  "csv.quote",
+  "csv.encoding",
+  "csv.record.size",
+  "csv.header.missing",
+  "csv.empty",
+  "file.type",
+]);
 const comparable = (report: Report) => {
   const fatal = report.findings.some((f) => FATAL.has(f.code));
   return { ...report, stats: { ...report.stats, durationMs: 0, bytes: fatal ? 0 : report.stats.bytes } };
@@ -199,6 +206,34 @@ describe("a Name column", () => {
         'column "Name" is not split into first and last name: the file has "First name"',
       ],
     ]);
+  });
+});
+
+describe("files that are not text", () => {
+  const starts = {
+    zip: [0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x06, 0x00],
+    xls: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x00],
+    pdf: [...utf8("%PDF-1.7\n")],
+  };
+  it.each(
+    Object.entries(starts).flatMap(([kind, bytes]) =>
+      (["csv", "json"] as const).map((f) => [kind, f, bytes] as const),
+    ),
+  )("a %s read as %s is said to be one, in any chunking, and reading stops", async (kind, format, start) => {
+    const bytes = new Uint8Array([...start, ...utf8("[Content_Types].xml\nemail\n{}"), 0xff, 0x00]);
+    for (const size of [1, 2, 3, 64]) {
+      const report = await validateStream(stream(chunked(bytes, size)), { format });
+      expect(codes(report)).toEqual(["file.type"]);
+      expect(report.findings[0]?.message).toMatch(
+        kind === "pdf" ? /a PDF document/ : kind === "xls" ? /\.xls/ : /Excel workbook \.xlsx/,
+      );
+      expect(report.findings[0]).toMatchObject({ line: 1 });
+    }
+  });
+
+  it("are told apart from text that starts like one", () => {
+    expect(codes(csv("PK,email\nx,a@b.co\n"))).toEqual(["csv.header.unknown"]);
+    expect(codes(validateText("P", { format: "json" }))).toEqual(["json.syntax"]);
   });
 });
 

@@ -11,6 +11,7 @@ type Expected = [code: string, pointer: string, line: number][];
 
 // what each invalid fixture must report, in order: nothing more, nothing less
 const EXPECTED: Record<string, Expected> = {
+  "file.type": [["file.type", "", 1]],
   "json.empty": [["json.empty", "", 1]],
   "json.encoding": [["json.encoding", "/users/0", 3]],
   "json.syntax": [["json.syntax", "/users", 4]],
