@@ -57,14 +57,51 @@ export function streamSource(source: ByteSource): PassSource {
   return { chunks: asBytes(source), size: null };
 }
 
-/** The reader of the pass's format in this thread, feeding `core`. */
-export function createReader(
-  core: ValidationCore,
-  options: NormalizedValidateOptions,
-): JsonReader | CsvRecordReader {
-  return options.format === "csv"
-    ? new CsvRecordReader(core.sink, options, core.emails)
-    : new JsonReader(core.sink, options);
+/**
+ * A pass in this thread: the reader of the format feeding the core. `push(bytes)` as they
+ * come, then `end()` for the report (the same on every call); `dispose()` releases the
+ * temporary files of an abandoned pass.
+ */
+export class OnePass {
+  readonly #options: NormalizedValidateOptions;
+  readonly #core: ValidationCore;
+  readonly #reader: JsonReader | CsvRecordReader;
+  #report: Report | null = null;
+
+  constructor(options: NormalizedValidateOptions, tap: ((record: DataRecord) => void) | null = null) {
+    this.#options = options;
+    this.#core = new ValidationCore(options, tap);
+    this.#reader =
+      options.format === "csv"
+        ? new CsvRecordReader(this.#core.sink, options, this.#core.emails)
+        : new JsonReader(this.#core.sink, options);
+  }
+
+  /** True once a fatal problem ended reading: later bytes are not looked at. */
+  get stopped(): boolean {
+    return this.#reader.stopped;
+  }
+
+  /** Reads and checks the next bytes (reused by the caller afterwards). */
+  push(chunk: Uint8Array): void {
+    this.#reader.push(chunk);
+    this.#options.onProgress?.(this.#reader.bytes);
+  }
+
+  /** Ends the pass and returns its report. */
+  end(): Report {
+    if (!this.#report) {
+      this.#reader.end();
+      this.#report = this.#core.end(this.#reader.stopped, this.#reader.bytes);
+    }
+    return this.#report;
+  }
+
+  /** Releases temporary files of an abandoned pass (end() does this itself). */
+  dispose(): void {
+    this.#core.dispose();
+    if (this.#reader instanceof CsvRecordReader) this.#reader.dispose();
+  }
 }
 
 /**
@@ -95,8 +132,8 @@ export async function runPass(
   if (threads === "json-workers") {
     return { report: await validateParallel(source.chunks, options, workers), threads };
   }
-  const core = new ValidationCore(options, tap);
   if (threads === "csv-worker") {
+    const core = new ValidationCore(options, tap);
     const assembler = new CsvAssembler(core.sink, core.emails);
     try {
       const read = await readCsvParallel(source.chunks, assembler, options, options.onProgress, workers);
@@ -107,18 +144,15 @@ export async function runPass(
       core.dispose();
     }
   }
-  const reader = createReader(core, options);
+  const one = new OnePass(options, tap);
   try {
     for await (const chunk of source.chunks) {
-      reader.push(chunk);
-      options.onProgress?.(reader.bytes);
-      if (reader.stopped) break;
+      one.push(chunk);
+      if (one.stopped) break;
     }
-    reader.end();
-    return { report: core.end(reader.stopped, reader.bytes), threads };
+    return { report: one.end(), threads };
   } finally {
-    core.dispose();
-    if (reader instanceof CsvRecordReader) reader.dispose();
+    one.dispose();
   }
 }
 
