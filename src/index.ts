@@ -10,7 +10,7 @@ export {
   type PipeOptions,
   pipeDocument,
 } from "./convert/convert.js";
-export { CsvWriter, type CsvWriterOptions } from "./csv/CsvWriter.js";
+export { CanonicalRows, CsvWriter, type CsvWriterOptions } from "./csv/CsvWriter.js";
 export { JsonWriter } from "./json/JsonWriter.js";
 export type {
   DataRecord,
@@ -53,3 +53,4 @@ export {
   validateText,
   validateWebStream,
 } from "./validate/validate.js";
+export { type ByteOut, XlsxWriter } from "./xlsx/XlsxWriter.js";

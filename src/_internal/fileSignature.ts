@@ -13,13 +13,13 @@ export interface FileSignature {
 const SIGNATURES: readonly (FileSignature & { magic: readonly number[] })[] = [
   {
     magic: [0x50, 0x4b, 0x03, 0x04],
-    what: "a ZIP archive (an Excel workbook .xlsx is one), not JSON or CSV text",
-    hint: "open it in the spreadsheet and save the sheet as CSV UTF-8, or unzip the archive and validate the file inside",
+    what: "a ZIP archive, as an Excel workbook is, not JSON or CSV text",
+    hint: "if it is an Excel workbook, name it .xlsx or add --input-format xlsx; otherwise unzip it and validate the file inside",
   },
   {
     magic: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1],
-    what: "an old binary Office file (an Excel .xls workbook), not JSON or CSV text",
-    hint: "open it in the spreadsheet and save the sheet as CSV UTF-8",
+    what: "an old binary Office file (an Excel .xls workbook, or a password-protected .xlsx), not JSON or CSV text",
+    hint: "open it in Excel or LibreOffice and save it as Excel Workbook (.xlsx) without a password, or as CSV UTF-8",
   },
   {
     magic: [0x25, 0x50, 0x44, 0x46, 0x2d],

@@ -1,4 +1,5 @@
-// What validate and convert share: the report flags, how a report is printed, the input format.
+// What validate, convert and push share: the report flags, how a report is printed, the input
+// format and sheet.
 
 import { type Command, Option } from "commander";
 import { formatGithub } from "../report/formatGithub.js";
@@ -6,17 +7,20 @@ import { formatJson } from "../report/formatJson.js";
 import { formatText } from "../report/formatText.js";
 import type { Report } from "../report/Report.js";
 import { readExcerpts } from "../report/readExcerpts.js";
+import { formatOf } from "../validate/options.js";
 import { useColor, wholeNumber } from "./_io.js";
+import { UsageError } from "./UsageError.js";
 
 /** The report flags, as commander gives them. */
 export interface ReportFlags {
   format: "text" | "json" | "github";
   maxErrors: number;
   strict?: boolean;
-  inputFormat?: "json" | "csv";
+  inputFormat?: "json" | "csv" | "xlsx";
+  sheet?: string;
 }
 
-/** Adds --format, --max-errors, --strict and --input-format to `command`. */
+/** Adds --format, --max-errors, --strict, --input-format and --sheet to `command`. */
 export function addReportOptions(command: Command): Command {
   return command
     .addOption(
@@ -34,9 +38,31 @@ export function addReportOptions(command: Command): Command {
     .addOption(
       new Option(
         "--input-format <format>",
-        "read input as json or csv (default: by extension; stdin is json)",
-      ).choices(["json", "csv"]),
-    );
+        "read input as json, csv or an Excel workbook (default: by extension, .csv or .xlsx; stdin is json)",
+      ).choices(["json", "csv", "xlsx"]),
+    )
+    .option("--sheet <name>", "the workbook's sheet to read (default: the first visible sheet)");
+}
+
+/** Rejects --sheet for an input that is not read as a workbook. */
+export function checkSheetFlag(files: readonly string[], flags: ReportFlags): void {
+  if (flags.sheet === undefined) return;
+  for (const file of files) {
+    const format = flags.inputFormat ?? (file === "-" ? "json" : formatOf(file));
+    if (format !== "xlsx") {
+      throw new UsageError(
+        `--sheet names a workbook's sheet, but ${file === "-" ? "standard input" : file} is read as ${format}: give an .xlsx file, or add --input-format xlsx`,
+      );
+    }
+  }
+}
+
+/** The input options of the validation the flags ask for. */
+export function inputOptions(flags: ReportFlags): { format?: "json" | "csv" | "xlsx"; sheet?: string } {
+  return {
+    ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
+    ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
+  };
 }
 
 /** The report in the chosen format; text gets source excerpts when the file can be read again. */

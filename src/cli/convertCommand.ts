@@ -7,7 +7,7 @@ import type { Report } from "../report/Report.js";
 import { describeIoError, sizeOf } from "./_io.js";
 import { Progress } from "./_progress.js";
 import { readRates } from "./_rates.js";
-import { addReportOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
+import { addReportOptions, inputOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
 
@@ -76,7 +76,7 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
     input === "-" ? null : sizeOf(input),
   );
   const options = {
-    ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
+    ...inputOptions(flags),
     ...(flags.to ? { to: flags.to } : {}),
     ...(flags.displayCurrency ? { displayCurrency: flags.displayCurrency } : {}),
     ...(flags.sourceCurrency ? { sourceCurrency: flags.sourceCurrency } : {}),

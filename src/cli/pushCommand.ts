@@ -2,8 +2,10 @@
 // (upload URL, storage PUT, registration) and synced; a running sync is waited out.
 
 import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import { Command } from "commander";
 import { ApiError } from "../client/ApiError.js";
+import type { UploadedFile } from "../client/createClient.js";
 import { pushFile } from "../client/pushFile.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";
@@ -17,7 +19,13 @@ import {
   parseDuration,
   type RemoteFlags,
 } from "./_remote.js";
-import { addReportOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
+import {
+  addReportOptions,
+  checkSheetFlag,
+  inputOptions,
+  type ReportFlags,
+  renderReport,
+} from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
 
 interface PushFlags extends ReportFlags, RemoteFlags {
@@ -29,7 +37,7 @@ interface PushFlags extends ReportFlags, RemoteFlags {
 export function pushCommand(result: { code: number }): Command {
   const command = new Command("push")
     .description("check a data file, then upload it and sync it into an app account")
-    .argument("<file>", "the data file (JSON, or CSV by extension)")
+    .argument("<file>", "the data file (JSON, or by extension CSV or an Excel workbook .xlsx)")
     .requiredOption("--app-account <id>", "the app account to sync into", wholeNumber("--app-account", 1))
     .option(
       "--wait <duration>",
@@ -43,6 +51,7 @@ export function pushCommand(result: { code: number }): Command {
 The file is validated here first, with the same checks as \`syncfile validate\`; an invalid
 file is refused without a single request. A valid one goes up in the three steps of the
 upload procedure and is synced (PUT /v1.0/services/sync/custom, or …/custom/csv for CSV).
+A workbook (.xlsx) is converted to JSON on the way, and the JSON is uploaded.
 While another sync is running the service answers 409: push tries again every 2 s until
 --wait runs out. Rate limits are kept; a 429, a 5xx or a lost connection is retried.
 
@@ -50,6 +59,7 @@ Exit codes: 0 synced, 1 invalid file or a failed request, 2 usage error, 3 file 
 
 Examples:
   $ syncfile push users.json --app-account 42
+  $ syncfile push hr-export.xlsx --sheet Users --app-account 42
   $ SYNCFILE_BASE_URL=https://api.example.com SYNCFILE_API_KEY=… syncfile push hr-export.csv --app-account 42 --wait 30m`,
     )
     .action(async (file: string, flags: PushFlags) => {
@@ -58,6 +68,8 @@ Examples:
 }
 
 async function runPush(file: string, flags: PushFlags): Promise<number> {
+  checkSheetFlag([file], flags);
+  const { format, sheet } = inputOptions(flags);
   const client = connect(flags);
   const wait = flags.wait ?? 10 * 60_000;
   let size: number;
@@ -71,23 +83,32 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
   }
   const signal = interruptSignal();
   let progress = new Progress(`validating ${file}`, size);
+  let uploading = false;
   try {
     const outcome = await pushFile(client, file, {
       appAccount: flags.appAccount,
-      ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
+      ...(format ? { format } : {}),
       waitMs: wait,
       pollMs: 2000,
       signal,
       validation: {
+        ...(sheet !== undefined ? { sheet } : {}),
         maxErrors: flags.maxErrors,
         strict: flags.strict === true,
         onProgress: (bytes) => progress.update(bytes),
       },
       onStep: (step) => {
         progress.done();
-        if (step === "upload") progress = new Progress(`uploading ${file}`, size);
+        uploading = step === "upload";
       },
-      onUploadProgress: (sent) => progress.update(sent),
+      // what goes up is the file, or the JSON a workbook was converted to: its size comes here
+      onUploadProgress: (sent, total) => {
+        if (uploading) {
+          uploading = false;
+          progress = new Progress(`uploading ${file}`, total);
+        }
+        progress.update(sent);
+      },
       onWaiting: ({ waitedMs, nextMs, message }) =>
         process.stderr.write(
           `syncfile: ${message.replace(/^.*? — /, "")}\nsyncfile: waiting: trying again in ${formatDuration(nextMs)} (waited ${formatDuration(waitedMs)} of ${formatDuration(wait)})\n`,
@@ -105,7 +126,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     process.stdout.write(
       flags.format === "json"
         ? `${JSON.stringify({ file: uploaded, sync: summary })}\n`
-        : describeSync(file, uploaded.id, uploaded.bytes, summary),
+        : describeSync(file, uploaded, summary),
     );
     return EXIT.ok;
   } catch (error) {
@@ -126,15 +147,18 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
   }
 }
 
-function describeSync(file: string, id: number, bytes: number, s: SyncSummary): string {
+function describeSync(file: string, uploaded: UploadedFile, s: SyncSummary): string {
+  // a workbook goes up as the JSON it was converted to
+  const as = uploaded.name === basename(file) ? "" : ` as ${uploaded.name}`;
+  const pushed = `pushed ${file}${as} (${formatBytes(uploaded.bytes)}) as file ${uploaded.id}`;
   const counts = [s.users, s.activeUsers, s.licenses, s.licenseUsers, s.warnings, s.durationMs];
   if (!counts.every((n) => typeof n === "number")) {
     // a service whose summary is not the one this project's server sends: show it as it came
-    return `pushed ${file} (${formatBytes(bytes)}) as file ${id}, synced\n  the service answered: ${JSON.stringify(s)}\n`;
+    return `${pushed}, synced\n  the service answered: ${JSON.stringify(s)}\n`;
   }
   const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
   return [
-    `pushed ${file} (${formatBytes(bytes)}) as file ${id}, synced into app account ${s.idAppAccount}`,
+    `${pushed}, synced into app account ${s.idAppAccount}`,
     `  ${plural(s.users, "user")} (${s.activeUsers.toLocaleString("en-US")} active), ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}, ${plural(s.warnings, "warning")}`,
     `  prices in ${s.displayCurrency}; sync ${s.idSync} took ${formatDuration(s.durationMs)}`,
     "",

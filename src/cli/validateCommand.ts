@@ -5,7 +5,13 @@ import type { Report } from "../report/Report.js";
 import { validateFile, validateStream } from "../validate/validate.js";
 import { describeIoError, sizeOf } from "./_io.js";
 import { Progress } from "./_progress.js";
-import { addReportOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
+import {
+  addReportOptions,
+  checkSheetFlag,
+  inputOptions,
+  type ReportFlags,
+  renderReport,
+} from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
 
@@ -17,19 +23,24 @@ export function validateCommand(result: { code: number }): Command {
     .description(
       "check data files before upload: every problem with its line, column, JSON pointer and a hint",
     )
-    .argument("<files...>", "data files to check (JSON, or CSV by extension); - reads standard input");
+    .argument(
+      "<files...>",
+      "data files to check (JSON, or by extension CSV or an Excel workbook .xlsx); - reads standard input",
+    );
   return addReportOptions(command)
     .addHelpText(
       "after",
       `
-Output: text (file:line:column, the message, a hint and the source line), json (one
-report object per file and line, as the server returns it) or github (annotations).
+Output: text (file:line:column — a workbook's file:Sheet!E3 —, the message, a hint and the
+source line), json (one report object per file and line, as the server returns it) or
+github (annotations).
 
 Exit codes: 0 every file valid, 1 a file invalid, 2 usage error, 3 a file unreadable.
 
 Examples:
   $ syncfile validate users.json
   $ syncfile validate hr-export.csv
+  $ syncfile validate hr-export.xlsx --sheet Users
   $ syncfile validate exports/*.json --format github
   $ curl -s https://example.com/users.json | syncfile validate - --format json
   $ cat users.csv | syncfile validate - --input-format csv`,
@@ -42,6 +53,7 @@ Examples:
 async function runValidate(files: string[], flags: ValidateFlags): Promise<number> {
   if (files.filter((f) => f === "-").length > 1)
     throw new UsageError("standard input (-) can be read only once");
+  checkSheetFlag(files, flags);
   let code: number = EXIT.ok;
   for (const file of files) {
     let report: Report;
@@ -50,7 +62,7 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
       file === "-" ? null : sizeOf(file),
     );
     const options = {
-      ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
+      ...inputOptions(flags),
       maxErrors: flags.maxErrors,
       strict: flags.strict === true,
       onProgress: (bytes: number) => progress.update(bytes),

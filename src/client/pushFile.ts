@@ -1,10 +1,15 @@
 // `syncfile push` as a library call: the local check first (an invalid file is never sent),
-// then the upload procedure and the sync, which waits while another sync runs.
+// then the upload procedure and the sync, which waits while another sync runs. A workbook is
+// checked and converted to JSON in one pass (into a private temporary file), and the JSON is
+// what goes up.
 
-import { extname } from "node:path";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { convertFile } from "../convert/convert.js";
 import type { SyncSummary } from "../http/operations.js";
 import type { Report } from "../report/Report.js";
-import type { ValidateOptions } from "../validate/options.js";
+import { formatOf, type InputFormat, type ValidateOptions } from "../validate/options.js";
 import { validateFile } from "../validate/validate.js";
 import type { Client, SyncOptions, UploadedFile } from "./createClient.js";
 
@@ -12,9 +17,9 @@ import type { Client, SyncOptions, UploadedFile } from "./createClient.js";
 export interface PushOptions extends Omit<SyncOptions, "format"> {
   /** The app account to sync into. */
   appAccount: number;
-  /** json or csv; default by extension (.csv is CSV). */
-  format?: "json" | "csv";
-  /** How the local check runs (maxErrors, strict, onProgress…). */
+  /** json, csv or xlsx (sent as JSON); default by extension (.csv, .xlsx). */
+  format?: InputFormat;
+  /** How the local check runs (maxErrors, strict, onProgress, a workbook's sheet…). */
   validation?: Omit<ValidateOptions, "format">;
   /** Bytes sent to storage so far. */
   onUploadProgress?: (sent: number, total: number) => void;
@@ -29,11 +34,33 @@ export type PushResult =
 
 /** Checks `path`, and only when it is valid uploads it and syncs it into `options.appAccount`. */
 export async function pushFile(client: Client, path: string, options: PushOptions): Promise<PushResult> {
-  const format = options.format ?? (extname(path).toLowerCase() === ".csv" ? "csv" : "json");
-  const signal = options.signal ? { signal: options.signal } : {};
+  const format = options.format ?? formatOf(path);
   options.onStep?.("validate");
-  const report = await validateFile(path, { ...(options.validation ?? {}), format });
-  if (!report.valid) return { synced: false, report };
+  if (format !== "xlsx") {
+    const report = await validateFile(path, { ...(options.validation ?? {}), format });
+    return report.valid ? upload(client, path, format, report, options) : { synced: false, report };
+  }
+  const dir = await mkdtemp(join(tmpdir(), "syncfile-push-"));
+  try {
+    // the JSON is uploaded under the workbook's name, .json instead of .xlsx
+    const json = join(dir, `${basename(path).replace(/\.xls[xm]$/i, "")}.json`);
+    const report = await convertFile(path, json, { ...(options.validation ?? {}), format, to: "json" });
+    delete report.output;
+    return report.valid ? await upload(client, json, "json", report, options) : { synced: false, report };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Uploads the checked file at `path` and syncs it. */
+async function upload(
+  client: Client,
+  path: string,
+  format: "json" | "csv",
+  report: Report,
+  options: PushOptions,
+): Promise<PushResult> {
+  const signal = options.signal ? { signal: options.signal } : {};
   options.onStep?.("upload");
   const file = await client.uploadFile(path, {
     ...signal,

@@ -17,12 +17,14 @@ import type { NormalizedValues } from "../model/normalize.js";
 import type { Report } from "../report/Report.js";
 import {
   formatOf,
+  INPUT_FORMATS,
   type InputFormat,
   type NormalizedValidateOptions,
   normalizeValidateOptions,
   type ValidateOptions,
 } from "../validate/options.js";
 import { fileSource, type PassSource, runPass, streamSource } from "../validate/pass.js";
+import { XlsxWriter } from "../xlsx/XlsxWriter.js";
 import { AsReadRouter, NormalizingRouter, type RecordRouter } from "./RecordRouter.js";
 
 /** Options of a pass that hands the records to a writer. */
@@ -166,11 +168,13 @@ async function convertSource(
 /** The output format: as given, else by the output's extension, else the other one than the input's. */
 export function outputFormat(to: unknown, output: string | null, from: InputFormat): InputFormat {
   if (to !== undefined) {
-    if (to !== "json" && to !== "csv") throw new RangeError(`to must be "json" or "csv", got ${String(to)}`);
-    return to;
+    if (!INPUT_FORMATS.includes(to as InputFormat)) {
+      throw new RangeError(`to must be "json", "csv" or "xlsx", got ${String(to)}`);
+    }
+    return to as InputFormat;
   }
-  if (output && /\.(json|csv)$/i.test(output)) return formatOf(output);
-  return from === "csv" ? "json" : "csv";
+  if (output && /\.(json|csv|xlsx)$/i.test(output)) return formatOf(output);
+  return from === "json" ? "csv" : "json";
 }
 
 function priceConverter(options: PipeOptions): PriceConverter | null {
@@ -198,12 +202,16 @@ async function writeDocument(
 ): Promise<WrittenDocument> {
   const fd = openSync(path, "wx");
   try {
-    const out = (text: string) => writeSync(fd, text);
+    const out = (data: string | Uint8Array) => {
+      if (typeof data === "string") writeSync(fd, data);
+      else writeSync(fd, data);
+    };
     if (to === "json")
       return { report: await pipeSource(source, new JsonWriter(out), options), formulasEscaped: 0 };
-    const csv = new CsvWriter(out, { escapeFormulas: options.escapeFormulas ?? true });
-    const report = await pipeSource(source, csv, options);
-    return { report, formulasEscaped: csv.formulasEscaped };
+    const rows = { escapeFormulas: options.escapeFormulas ?? true };
+    const writer = to === "xlsx" ? new XlsxWriter(out, rows) : new CsvWriter(out, rows);
+    const report = await pipeSource(source, writer, options);
+    return { report, formulasEscaped: writer.formulasEscaped };
   } finally {
     closeSync(fd);
   }

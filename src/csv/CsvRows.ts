@@ -15,6 +15,7 @@ export class CsvRows implements RawRecordSink {
   readonly #limits: CsvReaderLimits;
   readonly #delimiter: string;
   #header: CsvHeader | null = null;
+  #headerRow = 0;
   #stopped = false;
   #row = 0;
 
@@ -38,15 +39,21 @@ export class CsvRows implements RawRecordSink {
     }
   }
 
-  /** A raw record: the header, an empty line, a ragged row, or a row. */
-  record(cells: string[], loc: SourceLocation): void {
+  /**
+   * A raw record: the header, an empty line, a ragged row, or a row. `row`: its number where the
+   * source numbers rows itself (a sheet's, as the spreadsheet shows them); else the record
+   * number, the header being 0.
+   */
+  record(cells: string[], loc: SourceLocation, row?: number): void {
     if (this.#stopped) return;
     if (cells.length === 1 && (cells[0] as string).trim() === "") return; // an empty line
     if (!this.#header) {
+      this.#headerRow = row ?? 0;
       this.#readHeader(cells, loc);
       return;
     }
-    const row = ++this.#row;
+    this.#row = row ?? this.#row + 1;
+    row = this.#row;
     const expected = this.#header.keys.length;
     if (cells.length !== expected) {
       this.#sink.finding("csv.ragged", {
@@ -65,7 +72,7 @@ export class CsvRows implements RawRecordSink {
   failure(failure: ParseFailure): void {
     if (this.#stopped) return;
     this.#stopped = true;
-    const row = this.#header ? this.#row + 1 : 0;
+    const row = this.#header ? this.#row + 1 : this.#headerRow;
     const field = this.#header?.names[failure.cell];
     const withField = field ? { field } : {};
     if (failure.kind === "size") {
@@ -104,7 +111,7 @@ export class CsvRows implements RawRecordSink {
       const looksLikeData = cells.some((c) => c.includes("@"));
       this.#sink.finding("csv.header.missing", {
         location: loc,
-        row: 0,
+        row: this.#headerRow,
         ...(looksLikeData ? { hint: CSV_DATA_FIRST_HINT } : {}),
       });
       return;
@@ -117,7 +124,7 @@ export class CsvRows implements RawRecordSink {
         keys.push(null);
         this.#sink.finding("csv.header.unknown", {
           location: loc,
-          row: 0,
+          row: this.#headerRow,
           field: name,
           params: { name: JSON.stringify(name) },
           ...(match.suggestion ? { hint: `did you mean "${match.suggestion}"?` } : {}),
@@ -130,7 +137,7 @@ export class CsvRows implements RawRecordSink {
         keys.push(null);
         this.#sink.finding("csv.header.duplicate", {
           location: loc,
-          row: 0,
+          row: this.#headerRow,
           field: name,
           params: { name: JSON.stringify(name), other: JSON.stringify(names[previous] ?? "") },
         });
@@ -145,7 +152,7 @@ export class CsvRows implements RawRecordSink {
       const name = names[index.name] as string;
       this.#sink.finding("csv.header.name", {
         location: loc,
-        row: 0,
+        row: this.#headerRow,
         field: name,
         params: {
           name: JSON.stringify(name),

@@ -1,8 +1,9 @@
 // Writes the data file in the canonical CSV layout, streaming: each user's row (user columns,
 // license columns empty) as the user comes, then for each license the rows of its users
 // (email and license columns) or, for a license without users, one row with an empty email.
-// Users before licenses keeps both orders when the file is read back; rows are quoted by
-// csv-stringify in batches; formula cells are escaped unless told otherwise.
+// Users before licenses keeps both orders when the file is read back; formula cells are
+// escaped unless told otherwise. CanonicalRows makes the rows (a workbook's writer uses them
+// too); CsvWriter has them quoted by csv-stringify in batches.
 
 import { stringify } from "csv-stringify/sync";
 import { BufferedOut } from "../_internal/BufferedOut.js";
@@ -11,13 +12,14 @@ import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
 import { escapeFormula, formatList, isFormula } from "./cells.js";
 import { CANONICAL_COLUMNS, USER_COLUMNS } from "./columns.js";
 
-/** Options of the CSV writer. */
+/** Options of the CSV writer (and of any writer of the canonical rows). */
 export interface CsvWriterOptions {
   /** Escape cells a spreadsheet would run as formulas (`= + - @ tab CR` first). Default true. */
   escapeFormulas?: boolean;
 }
 
-type Row = string[];
+/** A row of the canonical layout: a cell for each of CANONICAL_COLUMNS. */
+export type Row = string[];
 
 const BATCH = 512;
 const USER_KEYS = ["email", ...USER_COLUMNS] as const;
@@ -25,9 +27,12 @@ const USER_KEYS = ["email", ...USER_COLUMNS] as const;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** A DocumentWriter producing CSV text; it takes values as read (what is not an object gives empty cells). */
-export class CsvWriter implements DocumentWriter {
-  readonly #out: BufferedOut;
+/**
+ * A DocumentWriter that makes the rows of the canonical layout, in batches, for a subclass to
+ * write (`writeRows`, then `finish` at the end). It takes values as read: what is not an object
+ * gives empty cells.
+ */
+export abstract class CanonicalRows implements DocumentWriter {
   readonly #escape: boolean;
   #batch: Row[] = [];
   #escaped = 0;
@@ -40,11 +45,15 @@ export class CsvWriter implements DocumentWriter {
   // rows held back until every user is written: licenses came before the users
   #deferred: SpillList<Row> | null = null;
 
-  constructor(out: TextOut, options: CsvWriterOptions = {}) {
-    this.#out = new BufferedOut(out);
+  constructor(options: CsvWriterOptions = {}) {
     this.#escape = options.escapeFormulas ?? true;
-    this.#out.write(`${CANONICAL_COLUMNS.join(",")}\n`);
   }
+
+  /** Writes the next rows, in order. */
+  protected abstract writeRows(rows: Row[]): void;
+
+  /** After the last rows. */
+  protected abstract finish(): void;
 
   /** How many cells were escaped as formulas so far. */
   get formulasEscaped(): number {
@@ -92,7 +101,7 @@ export class CsvWriter implements DocumentWriter {
       deferred.dispose();
     }
     this.#flushBatch();
-    this.#out.flush();
+    this.finish();
     this.#pending.dispose();
   }
 
@@ -116,7 +125,7 @@ export class CsvWriter implements DocumentWriter {
 
   #flushBatch(): void {
     if (this.#batch.length === 0) return;
-    this.#out.write(stringify(this.#batch));
+    this.writeRows(this.#batch);
     this.#batch = [];
   }
 
@@ -133,5 +142,24 @@ export class CsvWriter implements DocumentWriter {
     if (!this.#escape || !isFormula(text)) return text;
     this.#escaped++;
     return escapeFormula(text);
+  }
+}
+
+/** A DocumentWriter producing CSV text in the canonical layout. */
+export class CsvWriter extends CanonicalRows {
+  readonly #out: BufferedOut;
+
+  constructor(out: TextOut, options: CsvWriterOptions = {}) {
+    super(options);
+    this.#out = new BufferedOut(out);
+    this.#out.write(`${CANONICAL_COLUMNS.join(",")}\n`);
+  }
+
+  protected writeRows(rows: Row[]): void {
+    this.#out.write(stringify(rows));
+  }
+
+  protected finish(): void {
+    this.#out.flush();
   }
 }

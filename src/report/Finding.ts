@@ -20,8 +20,10 @@ export interface Finding {
   column?: number;
   /** 0-based byte offset in the source file. */
   offset?: number;
-  /** CSV record number (the header is 0). */
+  /** CSV record number (the header is 0); in a workbook, the sheet's row number as Excel shows it. */
   row?: number;
+  /** The workbook cell concerned, as Excel names it: `Users!E3` (a whole row: `Users!3:3`). */
+  cell?: string;
   /** The CSV column or JSON property concerned. */
   field?: string;
   /** The offending value, strings truncated to 200 characters. */
@@ -47,6 +49,7 @@ export interface FindingDetails {
   pointer?: string;
   location?: SourceLocation;
   row?: number;
+  cell?: string;
   field?: string;
   value?: unknown;
 }

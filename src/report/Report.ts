@@ -18,7 +18,7 @@ export interface ReportStats {
 export interface ReportOutput {
   /** The output file, or null for a stream (standard output). */
   file: string | null;
-  format: "json" | "csv";
+  format: "json" | "csv" | "xlsx";
   /** False when the input had errors and writing was not forced: nothing was written. */
   written: boolean;
   /** True when the records were written in their sync-ready form. */
@@ -36,7 +36,9 @@ export interface Report {
   valid: boolean;
   /** The file name as given, or null for a stream. */
   file: string | null;
-  format: "json" | "csv";
+  format: "json" | "csv" | "xlsx";
+  /** The workbook's sheet that was read (xlsx only). */
+  sheet?: string;
   stats: ReportStats;
   /** Exact totals, including findings beyond the `maxErrors` limit. */
   counts: { error: number; warning: number; byCode: Record<string, number> };

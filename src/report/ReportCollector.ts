@@ -38,6 +38,7 @@ export function buildFinding(code: Code, severity: Severity, d: FindingDetails):
     finding.offset = d.location.offset;
   }
   if (d.row !== undefined) finding.row = d.row;
+  if (d.cell !== undefined) finding.cell = d.cell;
   if (d.field !== undefined) finding.field = d.field;
   const value = findingValue(d.value);
   if (value !== undefined) finding.value = value;
@@ -90,7 +91,7 @@ export class ReportCollector {
   }
 
   /** The report of this pass. */
-  toReport(meta: { file: string | null; format: "json" | "csv"; stats: ReportStats }): Report {
+  toReport(meta: { file: string | null; format: "json" | "csv" | "xlsx"; stats: ReportStats }): Report {
     const kept = this.#findings.length;
     const total = this.#errors + this.#warnings;
     return {

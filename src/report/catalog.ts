@@ -157,6 +157,38 @@ export const catalog = {
     "the license columns repeat on every row of a license and must agree; leave them empty on later rows or make them equal",
   ),
 
+  // ── Excel workbooks ───────────────────────────────────────────────────────
+  "xlsx.corrupt": e(
+    "Damaged workbook",
+    "error",
+    "the workbook cannot be read: {detail}",
+    "open it in Excel or LibreOffice and save it again as .xlsx, or save the sheet as CSV UTF-8",
+  ),
+  "xlsx.sheet.missing": e(
+    "No such sheet",
+    "error",
+    "the workbook has {detail}",
+    "name the sheet to read with --sheet",
+  ),
+  "xlsx.formula.value": e(
+    "Formula without a result",
+    "error",
+    "this cell holds the formula {formula} but no saved result; it is read as empty",
+    "open the workbook in Excel or LibreOffice and save it (that stores each formula's result), or paste the column as values",
+  ),
+  "xlsx.cell.error": e(
+    "Error value in a cell",
+    "error",
+    "this cell holds the error {value}; it is read as empty",
+    "fix the formula or the value that gives the error, or clear the cell",
+  ),
+  "xlsx.cell.unheaded": e(
+    "Value outside the columns",
+    "warning",
+    "column {column} has no header, so this value is ignored",
+    "give the column a header the data file knows, or clear the cell",
+  ),
+
   // ── the document ──────────────────────────────────────────────────────────
   "document.type": e(
     "Not an object",

@@ -16,7 +16,7 @@ function annotation(file: string, f: Finding): string {
   if (f.line !== undefined) props.push(`line=${f.line}`);
   if (f.column !== undefined) props.push(`col=${f.column}`);
   props.push(`title=${escapeProperty(f.code)}`);
-  const where = f.pointer ? ` (${f.pointer})` : "";
+  const where = f.cell || f.pointer ? ` (${[f.cell, f.pointer].filter(Boolean).join(", ")})` : "";
   const hint = f.hint ? `\nhint: ${f.hint}` : "";
   return `::${f.severity} ${props.join(",")}::${escapeData(`${f.message}${where}${hint}`)}`;
 }

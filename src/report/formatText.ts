@@ -1,4 +1,4 @@
-// The human format: `file:line:column: severity code: message`, a hint, and the source
+// The human format: `file:line:column: severity code: message` (a workbook's: `file:Sheet!E3:`), a hint, and the source
 // line with a caret for the first findings; then a summary.
 
 import type { Finding } from "./Finding.js";
@@ -32,7 +32,13 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
   const out: string[] = [];
   for (const f of report.findings) {
     const position =
-      f.line === undefined ? "" : f.column === undefined ? `:${f.line}` : `:${f.line}:${f.column}`;
+      f.cell !== undefined
+        ? `:${f.cell}`
+        : f.line === undefined
+          ? ""
+          : f.column === undefined
+            ? `:${f.line}`
+            : `:${f.line}:${f.column}`;
     const severity = f.severity === "error" ? paint("red", "error") : paint("yellow", "warning");
     const where = [
       f.pointer ? f.pointer : null,

@@ -1,12 +1,17 @@
 // Options of a validation pass, normalised once at the boundary.
 
-/** The two forms of the data file. */
-export type InputFormat = "json" | "csv";
+/** The forms of the data file: the JSON document, CSV, or an Excel workbook's sheet. */
+export type InputFormat = "json" | "csv" | "xlsx";
+
+/** Every input format, for messages and choices. */
+export const INPUT_FORMATS: readonly InputFormat[] = ["json", "csv", "xlsx"];
 
 /** Options of `validate…()` and `readRecords()`. */
 export interface ValidateOptions {
-  /** The form of the input. Default: by the file's extension (`.csv` is CSV), else JSON. */
+  /** The form of the input. Default: by the file's extension (`.csv`, `.xlsx`), else JSON. */
   format?: InputFormat;
+  /** The workbook's sheet to read (xlsx only). Default: the first visible sheet. */
+  sheet?: string | null;
   /** The file name put in the report (validateFile uses the path). Default null. */
   file?: string | null;
   /** Errors (and, separately, warnings) to keep in the report; totals stay exact. Default 1000. */
@@ -30,6 +35,7 @@ export interface ValidateOptions {
 /** Options with every default applied. */
 export interface NormalizedValidateOptions {
   format: InputFormat;
+  sheet: string | null;
   file: string | null;
   maxErrors: number;
   strict: boolean;
@@ -41,11 +47,17 @@ export interface NormalizedValidateOptions {
 
 /** Applies defaults and rejects bad values with a RangeError or TypeError that says which and why. */
 export function normalizeValidateOptions(options: ValidateOptions = {}): NormalizedValidateOptions {
-  if (options.format !== undefined && options.format !== "json" && options.format !== "csv") {
-    throw new RangeError(`format must be "json" or "csv", got ${String(options.format)}`);
+  if (options.format !== undefined && !INPUT_FORMATS.includes(options.format)) {
+    throw new RangeError(`format must be "json", "csv" or "xlsx", got ${String(options.format)}`);
+  }
+  const format = options.format ?? formatOf(options.file);
+  const sheet = options.sheet ?? null;
+  if (sheet !== null && (typeof sheet !== "string" || format !== "xlsx")) {
+    throw new RangeError("sheet names a workbook's sheet: it applies to xlsx input only");
   }
   return {
-    format: options.format ?? formatOf(options.file),
+    format,
+    sheet,
     file: options.file ?? null,
     maxErrors: wholeNumber("maxErrors", options.maxErrors, 1000, 0),
     strict: options.strict ?? false,
@@ -56,9 +68,10 @@ export function normalizeValidateOptions(options: ValidateOptions = {}): Normali
   };
 }
 
-/** CSV for a `.csv` name, JSON otherwise. */
+/** CSV for a `.csv` name, a workbook for `.xlsx` (and `.xlsm`), JSON otherwise. */
 export function formatOf(name: string | null | undefined): InputFormat {
-  return name && /\.csv$/i.test(name) ? "csv" : "json";
+  if (name && /\.csv$/i.test(name)) return "csv";
+  return name && /\.xls[xm]$/i.test(name) ? "xlsx" : "json";
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, min: number): number {

@@ -1,4 +1,4 @@
-// One pass over a data file, built in one place: the reader of its format (JSON or CSV), the
+// One pass over a data file, built in one place: the reader of its format (JSON, CSV or a workbook), the
 // core (checks and collector) and an optional tap that receives each record after the checks;
 // and the choice of how it runs — in this thread, JSON on two worker threads, or CSV parsed on
 // one. Validation, conversion, normalisation and the server's sync all get their pass here.
@@ -6,11 +6,13 @@
 import { stat } from "node:fs/promises";
 import { asBytes, type ByteSource } from "../_internal/byteSource.js";
 import { readChunks } from "../_internal/readChunks.js";
+import { withSpooledFile } from "../_internal/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
 import { CsvRecordReader } from "../csv/CsvRecordReader.js";
 import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
+import { locateInSheet, readWorkbook } from "../xlsx/XlsxReader.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
@@ -25,10 +27,12 @@ export interface PassResult {
   threads: PassThreads;
 }
 
-/** The bytes of a pass, and their size when known (a file's), which decides "auto". */
+/** The bytes of a pass, their size when known (a file's), which decides "auto", and the file's path. */
 export interface PassSource {
   chunks: AsyncIterable<Uint8Array>;
   size: number | null;
+  /** The file read, when it is one: a workbook is read from it directly, not from `chunks`. */
+  path: string | null;
 }
 
 /** What a pass does besides checking, and where its worker scripts are. */
@@ -49,12 +53,12 @@ export function parallelFor(parallel: boolean | "auto", size: number | null): bo
 
 /** The file at `path` as a pass's source. */
 export async function fileSource(path: string): Promise<PassSource> {
-  return { chunks: readChunks(path), size: (await stat(path)).size };
+  return { chunks: readChunks(path), size: (await stat(path)).size, path };
 }
 
 /** A stream's bytes (strings as UTF-8) as a pass's source, of unknown size. */
 export function streamSource(source: ByteSource): PassSource {
-  return { chunks: asBytes(source), size: null };
+  return { chunks: asBytes(source), size: null, path: null };
 }
 
 /**
@@ -69,6 +73,11 @@ export class OnePass {
   #report: Report | null = null;
 
   constructor(options: NormalizedValidateOptions, tap: ((record: DataRecord) => void) | null = null) {
+    if (options.format === "xlsx") {
+      throw new RangeError(
+        "a workbook is read from a file or a stream as a whole: use validateFile or validateStream",
+      );
+    }
     this.#options = options;
     this.#core = new ValidationCore(options, tap);
     this.#reader =
@@ -114,7 +123,7 @@ export function threadsFor(
   source: PassSource,
   pass: PassOptions = {},
 ): PassThreads {
-  if (!parallelFor(options.parallel, source.size)) return "one";
+  if (options.format === "xlsx" || !parallelFor(options.parallel, source.size)) return "one";
   const workers = pass.workers ?? WORKERS;
   if (options.format === "csv") return csvWorkerAvailable(workers) ? "csv-worker" : "one";
   return !pass.tap && jsonWorkersAvailable(workers) ? "json-workers" : "one";
@@ -144,6 +153,12 @@ export async function runPass(
       core.dispose();
     }
   }
+  if (options.format === "xlsx") {
+    const report = source.path
+      ? await workbookPass(source.path, options, tap)
+      : await withSpooledFile(source.chunks, (path) => workbookPass(path, options, tap));
+    return { report, threads };
+  }
   const one = new OnePass(options, tap);
   try {
     for await (const chunk of source.chunks) {
@@ -153,6 +168,31 @@ export async function runPass(
     return { report: one.end(), threads };
   } finally {
     one.dispose();
+  }
+}
+
+/** A workbook's sheet read as CSV is: its rows assembled into records, each finding placed in its cell. */
+async function workbookPass(
+  path: string,
+  options: NormalizedValidateOptions,
+  tap: ((record: DataRecord) => void) | null,
+): Promise<Report> {
+  const core = new ValidationCore(options, tap);
+  const assembler = new CsvAssembler(core.sink, core.emails);
+  try {
+    const read = await readWorkbook(path, assembler, {
+      maxRecordBytes: options.maxRecordBytes,
+      sheet: options.sheet,
+      onProgress: options.onProgress,
+    });
+    assembler.end(read.stopped);
+    const report = core.end(read.stopped, read.bytes);
+    locateInSheet(report, read);
+    if (read.sheet !== null) report.sheet = read.sheet;
+    return report;
+  } finally {
+    assembler.dispose();
+    core.dispose();
   }
 }
 

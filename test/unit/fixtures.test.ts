@@ -101,6 +101,15 @@ const EXPECTED_CSV: Record<
   "csv.license.conflict": [["csv.license.conflict", 2, 3, "pricePerUser"]],
 };
 
+// what each invalid workbook fixture must report: code, cell, column name
+const EXPECTED_XLSX: Record<string, [code: string, cell: string | undefined, field: string | undefined][]> = {
+  "xlsx.corrupt": [["xlsx.corrupt", undefined, undefined]],
+  "xlsx.sheet.missing": [["xlsx.sheet.missing", undefined, undefined]],
+  "xlsx.formula.value": [["xlsx.formula.value", "Users!C3", "Status"]],
+  "xlsx.cell.error": [["xlsx.cell.error", "Users!B3", "First name"]],
+  "xlsx.cell.unheaded": [["xlsx.cell.unheaded", "Users!E2", undefined]],
+};
+
 // limits lowered so that a small fixture can reach them
 const OPTIONS: Record<string, ValidateOptions> = {
   "json.record.size": { maxRecordBytes: 100 },
@@ -110,6 +119,7 @@ const OPTIONS: Record<string, ValidateOptions> = {
 const files = readdirSync(fixture("invalid"));
 const invalid = files.filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.json$/, ""));
 const invalidCsv = files.filter((f) => f.endsWith(".csv")).map((f) => f.replace(/\.csv$/, ""));
+const invalidXlsx = files.filter((f) => f.endsWith(".xlsx")).map((f) => f.replace(/\.xlsx$/, ""));
 const valid = readdirSync(fixture("valid"));
 
 describe("invalid fixtures", () => {
@@ -139,14 +149,24 @@ describe("invalid fixtures", () => {
     },
   );
 
+  it.each(invalidXlsx)("%s.xlsx reports exactly its findings, each in its cell", async (name) => {
+    const report = await validateFile(fixture(`invalid/${name}.xlsx`));
+    expect(report.format).toBe("xlsx");
+    expect(report.findings.map((f) => [f.code, f.cell, f.field])).toEqual(EXPECTED_XLSX[name]);
+    for (const finding of report.findings) {
+      expectRendered(finding);
+      expect([finding.line, finding.column, finding.offset]).toEqual([undefined, undefined, undefined]);
+    }
+  });
+
   it("has one fixture per catalog code, named after it, and no other", () => {
-    expect([...invalid, ...invalidCsv].sort()).toEqual(Object.keys(catalog).sort());
+    expect([...invalid, ...invalidCsv, ...invalidXlsx].sort()).toEqual(Object.keys(catalog).sort());
   });
 
   it("emits exactly the catalog's codes across all fixtures", () => {
     const emitted = new Set(
-      [...Object.values(EXPECTED), ...Object.values(EXPECTED_CSV)].flatMap((list) =>
-        list.map(([code]) => code),
+      [...Object.values(EXPECTED), ...Object.values(EXPECTED_CSV), ...Object.values(EXPECTED_XLSX)].flatMap(
+        (list) => list.map(([code]) => code),
       ),
     );
     expect([...emitted].sort()).toEqual(Object.keys(catalog).sort());

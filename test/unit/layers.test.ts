@@ -12,6 +12,7 @@ import { root } from "../support/paths.js";
 const LAYERS: readonly (readonly string[])[] = [
   ["_internal", "model", "report", "schema"],
   ["json", "csv"],
+  ["xlsx"],
   ["checks"],
   ["validate"],
   ["convert"],

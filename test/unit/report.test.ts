@@ -62,7 +62,7 @@ describe("limits", () => {
 describe("catalog", () => {
   it("has a title, a message and a hint for every code", () => {
     for (const [code, entry] of Object.entries(catalog)) {
-      expect(code).toMatch(/^(file|json|csv|document|user|license)\.[a-zA-Z.]+$/);
+      expect(code).toMatch(/^(file|json|csv|xlsx|document|user|license)\.[a-zA-Z.]+$/);
       expect(entry.title.length, code).toBeGreaterThan(3);
       expect(entry.message.length, code).toBeGreaterThan(3);
       expect(entry.hint.length, code).toBeGreaterThan(3);

@@ -1,0 +1,149 @@
+// Makes the workbook fixtures (committed; run again only to change them): each is written by
+// exceljs, and the layouts a second time by LibreOffice (soffice --headless, which reads the
+// exceljs file and writes its own), because readers differ on what writers produce. The
+// password-protected one is encrypted by officecrypto-tool (an npm package, not a dependency).
+//
+//   npm install --no-save officecrypto-tool && node scripts/make-workbook-fixtures.mjs
+
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import ExcelJS from "exceljs";
+
+const root = new URL("../fixtures/", import.meta.url).pathname;
+const GOOGLE_SHEETS = [
+  "Id",
+  "Email",
+  "Name",
+  "Status",
+  "External status",
+  "Roles",
+  "Licenses",
+  "Last used date",
+];
+const day = (y, m, d) => new Date(Date.UTC(y, m - 1, d));
+
+/** A workbook of `sheets`: [name, rows, how to touch the sheet][]. */
+async function workbook(path, sheets) {
+  const book = new ExcelJS.Workbook();
+  book.creator = "syncfile fixtures";
+  for (const [name, rows, touch] of sheets) {
+    const sheet = book.addWorksheet(name);
+    for (const row of rows) sheet.addRow(row);
+    touch?.(sheet);
+  }
+  await book.xlsx.writeFile(path);
+}
+
+const dates = (sheet) => {
+  sheet.getColumn(8).numFmt = "dd/mm/yyyy";
+};
+
+// the service's Google Sheets template, as an admin fills it in Excel: numeric ids, dates as
+// date cells, a name with accents, rich text, a formula with its result, lists with , and ;
+const layout = [
+  GOOGLE_SHEETS,
+  [
+    1001,
+    "ada@example.com",
+    "Ada Lovelace",
+    "Active",
+    "Active",
+    "Admin, Billing",
+    "Pro; Viewer",
+    day(2024, 7, 5),
+  ],
+  [1002, "zoe@example.com", "Zoë Ærøskøbing-Núñez", "Deleted", "Gone", "", "Viewer", day(2023, 12, 31)],
+  [
+    1003,
+    "grace@example.com",
+    { richText: [{ text: "Grace " }, { font: { bold: true }, text: "Hopper" }] },
+    { formula: 'PROPER("ACTIVE")', result: "Active" },
+    "",
+    "Editor",
+    "Pro",
+    45000,
+  ],
+  [1004, "alan@example.com", "Alan", "Active", "", "", "", ""],
+];
+const notes = [["These users are synced by syncfile."], ["Updated weekly."]];
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), "syncfile-fixtures-"));
+  try {
+    await workbook(join(root, "valid/google-sheets.xlsx"), [
+      ["Users", layout, dates],
+      ["Notes", notes],
+    ]);
+    await workbook(join(root, "workbooks/second-sheet.xlsx"), [
+      ["Read me", notes],
+      ["Users", layout, dates],
+    ]);
+    const bad = layout.map((row) => [...row]);
+    bad[2][3] = "Suspended";
+    await workbook(join(root, "workbooks/bad-status.xlsx"), [["Users", bad, dates]]);
+
+    // one per finding of the workbook reader
+    const header = ["Email", "First name", "Status"];
+    await workbook(join(root, "invalid/xlsx.formula.value.xlsx"), [
+      [
+        "Users",
+        [
+          header,
+          ["ada@example.com", "Ada", "active"],
+          ["bob@example.com", "Bob", { formula: 'LOWER("ACTIVE")' }],
+        ],
+      ],
+    ]);
+    await workbook(join(root, "invalid/xlsx.cell.error.xlsx"), [
+      [
+        "Users",
+        [header, ["ada@example.com", "Ada", "active"], ["bob@example.com", { error: "#N/A" }, "active"]],
+      ],
+    ]);
+    await workbook(join(root, "invalid/xlsx.cell.unheaded.xlsx"), [
+      [
+        "Users",
+        [header, ["ada@example.com", "Ada", "active", "", "call back"], ["bob@example.com", "Bob", "active"]],
+      ],
+    ]);
+    await workbook(join(root, "invalid/xlsx.sheet.missing.xlsx"), [
+      [
+        "Users",
+        [header, ["ada@example.com", "Ada", "active"]],
+        (sheet) => {
+          sheet.state = "hidden";
+        },
+      ],
+    ]);
+    // a workbook cut short: its ZIP has no central directory
+    const whole = readFileSync(join(root, "valid/google-sheets.xlsx"));
+    writeFileSync(join(root, "invalid/xlsx.corrupt.xlsx"), whole.subarray(0, Math.floor(whole.length / 2)));
+
+    // the second writer: LibreOffice reads each layout and writes it again
+    for (const [from, to] of [
+      ["valid/google-sheets.xlsx", "valid/google-sheets-libreoffice.xlsx"],
+      ["workbooks/bad-status.xlsx", "workbooks/bad-status-libreoffice.xlsx"],
+    ]) {
+      const input = join(dir, "input.xlsx");
+      copyFileSync(join(root, from), input);
+      execFileSync(
+        "soffice",
+        ["--headless", "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", join(dir, "out"), input],
+        {
+          stdio: "ignore",
+          env: { ...process.env, HOME: dir },
+        },
+      );
+      copyFileSync(join(dir, "out/input.xlsx"), join(root, to));
+    }
+    // password-protected: "secret"
+    const { encrypt } = (await import("officecrypto-tool")).default;
+    writeFileSync(join(root, "workbooks/protected.xlsx"), await encrypt(whole, { password: "secret" }));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

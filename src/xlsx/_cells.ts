@@ -1,0 +1,76 @@
+// What a workbook cell's stored value means as the text of a CSV cell: numbers as Excel shows
+// them in General (whole numbers as their digits), dates as YYYY-MM-DD, booleans as TRUE and
+// FALSE; and which number formats are dates.
+
+/** Built-in number formats that show dates or times (ECMA-376 part 1, 18.8.30). */
+const DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54,
+  55, 56, 57, 58,
+]);
+
+/** Whether a number format (its id, and its code when custom) shows a date or a time. */
+export function isDateFormat(id: number, code: string | undefined): boolean {
+  if (code === undefined) return DATE_FORMATS.has(id);
+  // quoted text, escaped and padding characters, [colour] and [$-locale] parts say nothing
+  const bare = code
+    .replace(/"[^"]*"/g, "")
+    .replace(/\\.|_.|\*./g, "")
+    .replace(/\[[^\]]*\]/g, "");
+  return /[dmyhs]/i.test(bare.replace(/General|E[+-]/gi, ""));
+}
+
+const DAY = 86_400_000;
+// serial 0 of the 1900 system is 1899-12-30 once Excel's phantom 1900-02-29 (serial 60) is past
+const EPOCH_1900 = Date.UTC(1899, 11, 30);
+const EPOCH_1904 = Date.UTC(1904, 0, 1);
+
+/** A date cell's serial number as YYYY-MM-DD (the time of day dropped); null when out of range. */
+export function serialDate(serial: number, date1904: boolean): string | null {
+  if (!Number.isFinite(serial) || serial < 0 || serial >= 2_958_466) return null;
+  let days = Math.floor(serial + 1e-9);
+  if (!date1904 && days < 61) days += 1; // serials 1..59 count from 1899-12-31
+  const date = new Date((date1904 ? EPOCH_1904 : EPOCH_1900) + days * DAY);
+  return date.toISOString().slice(0, 10);
+}
+
+/** A number cell's stored text as Excel's General format shows it: at most 15 significant digits. */
+export function numberText(stored: string): string {
+  const n = Number(stored);
+  if (stored.trim() === "" || !Number.isFinite(n)) return stored;
+  if (Number.isInteger(n) && Math.abs(n) < 1e21) return n.toFixed(0);
+  return String(Number(n.toPrecision(15)));
+}
+
+/** A cell reference's column letters as a 0-based index ("A1" → 0, "AB7" → 27); -1 when none. */
+export function columnIndex(reference: string): number {
+  let index = 0;
+  let i = 0;
+  for (; i < reference.length; i++) {
+    const c = reference.charCodeAt(i) | 0x20; // lower case
+    if (c < 0x61 || c > 0x7a) break;
+    index = index * 26 + (c - 0x60);
+  }
+  return i === 0 ? -1 : index - 1;
+}
+
+/** A 0-based column index as letters (0 → "A", 27 → "AB"). */
+export function columnLetters(index: number): string {
+  let letters = "";
+  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) {
+    letters = String.fromCharCode(0x41 + ((n - 1) % 26)) + letters;
+  }
+  return letters;
+}
+
+/** A sheet name as a reference writes it: quoted when it is not a plain word (`'My users'!A1`). */
+export function sheetReference(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
+}
+
+/** Text with OOXML's `_xHHHH_` escapes (characters XML cannot hold) decoded, as Excel shows it. */
+export function unescapeText(text: string): string {
+  if (!text.includes("_x")) return text;
+  return text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) =>
+    String.fromCharCode(Number.parseInt(hex, 16)),
+  );
+}
