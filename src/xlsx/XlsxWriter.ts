@@ -122,6 +122,7 @@ export class XlsxWriter extends CanonicalRows {
  * escaped in turn so that it reads back as written.
  */
 export function escapeText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML cannot hold are what it finds
   return text.replace(/[&<>]|_(?=x[0-9A-Fa-f]{4}_)|[\u0000-\u0008\u000b-\u001f\ufffe\uffff]/g, (c) => {
     if (c === "&") return "&amp;";
     if (c === "<") return "&lt;";

@@ -210,7 +210,9 @@ describe("what is not a workbook", () => {
     const good = await toWorkbook(readFileSync(fixture("valid/example.json"), "utf8"));
     const { unzipSync } = await import("fflate");
     const parts = unzipSync(readFileSync(good));
-    parts["xl/worksheets/sheet1.xml"] = new TextEncoder().encode('<worksheet><sheetData><row r="1"><c r="A1"');
+    parts["xl/worksheets/sheet1.xml"] = new TextEncoder().encode(
+      '<worksheet><sheetData><row r="1"><c r="A1"',
+    );
     writeFileSync(path, zipSync(parts));
     const report = await validateFile(path);
     expect(report.findings.map((f) => f.code)).toEqual(["xlsx.corrupt"]);
