@@ -3,7 +3,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { generateCsv, generateJson } from "./generate.mjs";
+import { generateCsv, generateJson, generateXlsx } from "./generate.mjs";
 
 export const DATA_DIR = fileURLToPath(new URL("./.data/", import.meta.url));
 const GENERATOR_VERSION = 1;
@@ -16,6 +16,18 @@ export function jsonData(megabytes) {
 /** The path of a generated CSV data file (an HR export's layout) of about `megabytes` MB, with its counts. */
 export function csvData(megabytes) {
   return data(`users-${megabytes}mb.csv`, megabytes, generateCsv);
+}
+
+/**
+ * A generated Excel workbook of about `megabytes` MB (`path`), and the same rows as CSV
+ * (`csvPath`), with their counts.
+ */
+export async function xlsxData(megabytes) {
+  const csvPath = `${DATA_DIR}users-${megabytes}mb-xlsx.csv`;
+  const found = await data(`users-${megabytes}mb.xlsx`, megabytes, (path, bytes) =>
+    generateXlsx(path, csvPath, bytes),
+  );
+  return { ...found, csvPath };
 }
 
 async function data(name, megabytes, generate) {

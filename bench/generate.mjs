@@ -168,3 +168,59 @@ export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7 }
   const bytes = await file.close();
   return { bytes, users, rows };
 }
+
+/**
+ * Writes the rows of generateCsv as an Excel workbook would hold them — ids and prices as
+ * numbers, lastUsedDate as a date cell, text in the shared strings table — to `path` (exceljs's
+ * streaming writer), and the same rows as CSV to `csvPath`, until the workbook is about
+ * `targetBytes`: a first small workbook measures the bytes a row takes. Resolves to counts.
+ */
+export async function generateXlsx(path, csvPath, targetBytes, { licenses = 20, seed = 7 } = {}) {
+  const sample = await xlsxRows(path, null, 50_000, { licenses, seed });
+  const { statSync } = await import("node:fs");
+  const perRow = statSync(path).size / sample.rows;
+  const counts = await xlsxRows(path, csvPath, Math.round(targetBytes / perRow), { licenses, seed });
+  return { ...counts, bytes: statSync(path).size, csvBytes: statSync(csvPath).size };
+}
+
+async function xlsxRows(path, csvPath, maxRows, { licenses, seed }) {
+  const { default: ExcelJS } = await import("exceljs");
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+    filename: path,
+    useSharedStrings: true,
+    useStyles: true,
+  });
+  const sheet = book.addWorksheet("Users", { views: [{ state: "frozen", ySplit: 1 }] });
+  sheet.columns = CSV_HEADER.split(",").map((header) => ({ header, key: header }));
+  sheet.getColumn("lastUsedDate").numFmt = "yyyy-mm-dd";
+  const csv = csvPath ? batchedFile(csvPath) : null;
+  await csv?.write(`${CSV_HEADER}\n`);
+  const random = prng(seed);
+  let users = 0;
+  let rows = 0;
+  const add = async (cells) => {
+    sheet.addRow(cells).commit();
+    await csv?.write(
+      `${cells.map((c) => (c instanceof Date ? c.toISOString().slice(0, 10) : csvCell(String(c)))).join(",")}\n`,
+    );
+    rows++;
+  };
+  while (rows < maxRows) {
+    const u = userAt(users, random);
+    const date = u.lastUsedDate ? new Date(`${u.lastUsedDate}T00:00:00Z`) : "";
+    const id = /^\d+$/.test(u.id ?? "") ? Number(u.id) : (u.id ?? "");
+    const user = [u.email, id, u.firstName, u.lastName, u.status, u.externalStatus, u.roles.join(";"), date];
+    const held = Math.floor(random() * 4);
+    if (held === 0) await add([...user, "", "", "", ""]);
+    for (let k = 0; k < held; k++) {
+      const l = (users * 7 + k * 5) % licenses;
+      const status = random() < 0.05 ? "inactive" : "active";
+      await add([...user, `Plan ${l}`, status, 500 + l * 100, l]);
+    }
+    users++;
+  }
+  sheet.commit();
+  await book.commit();
+  await csv?.close();
+  return { users, rows };
+}

@@ -4,13 +4,13 @@
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
-//   BENCH_ONLY=server npm run bench     only some parts: json, csv, server (comma-separated)
+//   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server (comma-separated)
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { csvData, jsonData } from "./_data.mjs";
+import { csvData, jsonData, xlsxData } from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate } from "./_measure.mjs";
 import { KEYS, loadCampaigns, startServe, syncFile } from "./server.mjs";
 
@@ -116,6 +116,32 @@ if (runs("csv")) {
       row("syncfile convert CSV → JSON (to a file)", ours.seconds, data.bytes, ours.rss);
       line("  baseline skipped: Miller (mlr) is not installed — apt-get install miller");
     }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// ── Excel workbook: validate and convert 100 MB, next to the same rows as CSV ──
+if (runs("xlsx")) {
+  const data = await xlsxData(100);
+  const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
+  try {
+    line();
+    line(
+      `Excel workbook, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.rows.toLocaleString("en-US")} rows, shared strings, date cells), and the same rows as CSV, ${(data.csvBytes / 1e6).toFixed(0)} MB`,
+    );
+    const [validate, validateCsv, convert, convertCsv] = await alternate([
+      () => measureNode(CLI, ["validate", data.path, "--format", "json"]),
+      () => measureNode(CLI, ["validate", data.csvPath, "--format", "json"]),
+      () => measureNode(CLI, ["convert", data.path, join(out, "from-xlsx.json"), "--format", "json"]),
+      () => measureNode(CLI, ["convert", data.csvPath, join(out, "from-csv.json"), "--format", "json"]),
+    ]);
+    row("syncfile validate .xlsx", validate.seconds, data.bytes, validate.rss);
+    row("syncfile validate, the same rows as CSV", validateCsv.seconds, data.csvBytes, validateCsv.rss);
+    row("syncfile convert .xlsx → JSON (to a file)", convert.seconds, data.bytes, convert.rss);
+    row("syncfile convert, the same rows as CSV", convertCsv.seconds, data.csvBytes, convertCsv.rss);
+    const same = readFileSync(join(out, "from-xlsx.json")).equals(readFileSync(join(out, "from-csv.json")));
+    line(`  the two JSON outputs are ${same ? "identical" : "DIFFERENT"}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -28,6 +28,7 @@ const day = (y, m, d) => new Date(Date.UTC(y, m - 1, d));
 async function workbook(path, sheets) {
   const book = new ExcelJS.Workbook();
   book.creator = "syncfile fixtures";
+  book.created = book.modified = new Date(Date.UTC(2026, 0, 1));
   for (const [name, rows, touch] of sheets) {
     const sheet = book.addWorksheet(name);
     for (const row of rows) sheet.addRow(row);
@@ -138,6 +139,23 @@ async function main() {
       );
       copyFileSync(join(dir, "out/input.xlsx"), join(root, to));
     }
+    // the old binary format, by LibreOffice
+    execFileSync(
+      "soffice",
+      [
+        "--headless",
+        "--convert-to",
+        "xls",
+        "--outdir",
+        join(dir, "xls"),
+        join(root, "valid/google-sheets.xlsx"),
+      ],
+      {
+        stdio: "ignore",
+        env: { ...process.env, HOME: dir },
+      },
+    );
+    copyFileSync(join(dir, "xls/google-sheets.xls"), join(root, "workbooks/old-format.xls"));
     // password-protected: "secret"
     const { encrypt } = (await import("officecrypto-tool")).default;
     writeFileSync(join(root, "workbooks/protected.xlsx"), await encrypt(whole, { password: "secret" }));

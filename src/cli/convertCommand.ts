@@ -1,5 +1,5 @@
-// `syncfile convert IN OUT`: validate and write the data file as JSON or CSV, normalised on
-// request; nothing is written when the input has errors, unless forced.
+// `syncfile convert IN OUT`: validate and write the data file as JSON, CSV or an Excel
+// workbook, normalised on request; nothing is written when the input has errors, unless forced.
 
 import { Command, Option } from "commander";
 import { convertFile, convertStream } from "../convert/convert.js";
@@ -7,12 +7,18 @@ import type { Report } from "../report/Report.js";
 import { describeIoError, sizeOf } from "./_io.js";
 import { Progress } from "./_progress.js";
 import { readRates } from "./_rates.js";
-import { addReportOptions, inputOptions, type ReportFlags, renderReport } from "./_reportOptions.js";
+import {
+  addReportOptions,
+  checkSheetFlag,
+  inputOptions,
+  type ReportFlags,
+  renderReport,
+} from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
 
 interface ConvertFlags extends ReportFlags {
-  to?: "json" | "csv";
+  to?: "json" | "csv" | "xlsx";
   normalize?: boolean;
   force?: boolean;
   escapeFormulas: boolean;
@@ -24,13 +30,19 @@ interface ConvertFlags extends ReportFlags {
 /** The `convert` command; its exit code goes to `result.code`. */
 export function convertCommand(result: { code: number }): Command {
   const command = new Command("convert")
-    .description("convert a data file between CSV and JSON (validating it on the way), optionally normalised")
-    .argument("<input>", "the data file to read (JSON, or CSV by extension); - reads standard input")
-    .argument("<output>", "the file to write (JSON or CSV by extension); - writes standard output")
+    .description(
+      "convert a data file between JSON, CSV and Excel workbooks (validating it on the way), optionally normalised",
+    )
+    .argument(
+      "<input>",
+      "the data file to read (JSON, or by extension CSV or an Excel workbook .xlsx); - reads standard input",
+    )
+    .argument("<output>", "the file to write (JSON, CSV or .xlsx by extension); - writes standard output")
     .addOption(
       new Option("--to <format>", "output format (default: by the output's extension)").choices([
         "json",
         "csv",
+        "xlsx",
       ]),
     )
     .option(
@@ -49,7 +61,8 @@ export function convertCommand(result: { code: number }): Command {
 The output is written to a temporary file first and takes its name only when the input
 is valid (or with --force): a refused or interrupted conversion leaves no output file.
 Without --to, the output format follows the output's extension; for - or another
-extension it is the other format than the input's. The report goes to stdout, or to
+extension it is CSV for JSON input, else JSON. A workbook is written in the CSV layout on
+one sheet, Users: a bold frozen header row, sized columns. The report goes to stdout, or to
 stderr when the output is stdout.
 
 Exit codes: 0 written, input valid; 1 input invalid (written only with --force);
@@ -58,6 +71,8 @@ Exit codes: 0 written, input valid; 1 input invalid (written only with --force);
 Examples:
   $ syncfile convert hr-export.csv users.json
   $ syncfile convert users.json users.csv
+  $ syncfile convert hr-export.xlsx users.json --sheet Staff
+  $ syncfile convert users.json users.xlsx
   $ syncfile convert users.json sync-ready.json --normalize --display-currency EUR --rates rates.json
   $ cat hr-export.csv | syncfile convert - - --input-format csv --to json > users.json`,
     )
@@ -67,6 +82,7 @@ Examples:
 }
 
 async function runConvert(input: string, output: string, flags: ConvertFlags): Promise<number> {
+  checkSheetFlag([input], flags);
   if (!flags.normalize && (flags.displayCurrency || flags.sourceCurrency || flags.rates)) {
     throw new UsageError("--display-currency, --source-currency and --rates apply only with --normalize");
   }

@@ -20,7 +20,8 @@ export function readExcerpts(path: string, findings: readonly Finding[], max = 1
   try {
     for (const f of findings) {
       if (excerpts.size >= max) break;
-      if (f.offset === undefined || f.line === undefined) continue;
+      // a file that is not text has no line worth showing
+      if (f.offset === undefined || f.line === undefined || f.code === "file.type") continue;
       const excerpt = excerptAt(fd, f.offset, f.line);
       if (excerpt) excerpts.set(f, excerpt);
     }

@@ -24,13 +24,21 @@ const DAY = 86_400_000;
 const EPOCH_1900 = Date.UTC(1899, 11, 30);
 const EPOCH_1904 = Date.UTC(1904, 0, 1);
 
+// the days seen, as text: a sheet's dates repeat, and making one costs a Date
+const DAYS = new Map<number, string>();
+
 /** A date cell's serial number as YYYY-MM-DD (the time of day dropped); null when out of range. */
 export function serialDate(serial: number, date1904: boolean): string | null {
   if (!Number.isFinite(serial) || serial < 0 || serial >= 2_958_466) return null;
   let days = Math.floor(serial + 1e-9);
   if (!date1904 && days < 61) days += 1; // serials 1..59 count from 1899-12-31
-  const date = new Date((date1904 ? EPOCH_1904 : EPOCH_1900) + days * DAY);
-  return date.toISOString().slice(0, 10);
+  const key = date1904 ? -1 - days : days;
+  let text = DAYS.get(key);
+  if (text === undefined) {
+    text = new Date((date1904 ? EPOCH_1904 : EPOCH_1900) + days * DAY).toISOString().slice(0, 10);
+    if (DAYS.size < 100_000) DAYS.set(key, text);
+  }
+  return text;
 }
 
 /** A number cell's stored text as Excel's General format shows it: at most 15 significant digits. */

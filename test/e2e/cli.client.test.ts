@@ -81,6 +81,30 @@ describe("syncfile push", () => {
     expect(out.sync).toMatchObject({ format: "csv", idAppAccount: 6, users: 3 });
   });
 
+  it("pushes a workbook's sheet as the JSON it converts to, and refuses a bad one with its cells", async () => {
+    const workbook = fixture("workbooks/second-sheet.xlsx");
+    const r = await syncfile(["push", workbook, "--sheet", "Users", "--app-account", "7"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /^pushed .*second-sheet\.xlsx as second-sheet\.json \([\d.]+ (B|KB)\) as file \d+, synced into app account 7\n {2}4 users \(3 active\), 2 licenses, 4 license users, 0 warnings\n/,
+    );
+    const id = Number(/as file (\d+)/.exec(r.stdout)?.[1]);
+    const file = join(work, "pushed.json");
+    expect((await syncfile(["download", String(id), "-o", file])).code).toBe(0);
+    const converted = join(work, "converted.json");
+    expect((await runCli(["convert", workbook, converted, "--sheet", "Users"])).code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(readFileSync(converted, "utf8"));
+
+    const before = proxy.requests.length;
+    const bad = await syncfile(["push", fixture("workbooks/bad-status.xlsx"), "--app-account", "7"], {
+      SYNCFILE_BASE_URL: proxy.url,
+    });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("bad-status.xlsx:Users!D3: error user.status.enum");
+    expect(proxy.requests.length).toBe(before);
+  });
+
   it("says in one line that the key is wrong: no stack trace", async () => {
     const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "5"], {
       SYNCFILE_API_KEY: "wrong-key",

@@ -30,6 +30,45 @@ describe("syncfile convert", () => {
     expect(doc.licenses.map((l: { name: string }) => l.name)).toEqual(["Pro", "Viewer"]);
   });
 
+  it("writes a workbook and reads it back to the same JSON; --sheet only for workbooks", async () => {
+    const d = dir();
+    const xlsx = join(d, "users.xlsx");
+    const r = await runCli(["convert", "fixtures/valid/example.csv", xlsx]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`wrote ${xlsx} (XLSX)`);
+    expect(readFileSync(xlsx).subarray(0, 2).toString()).toBe("PK");
+    const back = await runCli(["convert", xlsx, join(d, "back.json")]);
+    expect(back.code).toBe(0);
+    const direct = await runCli(["convert", "fixtures/valid/example.csv", join(d, "direct.json")]);
+    expect(direct.code).toBe(0);
+    expect(readFileSync(join(d, "back.json"), "utf8")).toBe(readFileSync(join(d, "direct.json"), "utf8"));
+
+    const sheet = await runCli([
+      "convert",
+      "fixtures/valid/example.csv",
+      join(d, "x.json"),
+      "--sheet",
+      "Users",
+    ]);
+    expect(sheet.code).toBe(2);
+    expect(sheet.stderr).toContain(
+      "--sheet names a workbook's sheet, but fixtures/valid/example.csv is read as csv: give an .xlsx file, or add --input-format xlsx",
+    );
+    noStack(sheet.stderr);
+  });
+
+  it("says a workbook given as CSV is one, and validates it as xlsx when told", async () => {
+    const csv = join(dir(), "export.csv");
+    writeFileSync(csv, readFileSync("fixtures/workbooks/bad-status.xlsx"));
+    const r = await runCli(["validate", csv]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("error file.type: the file is a ZIP archive, as an Excel workbook is");
+    expect(r.stdout).toContain("name it .xlsx or add --input-format xlsx");
+    expect(r.stdout).not.toMatch(/\| /); // no excerpt of binary bytes
+    const told = await runCli(["validate", csv, "--input-format", "xlsx"]);
+    expect(told.stdout).toContain(`${csv}:Users!D3: error user.status.enum`);
+  });
+
   it("writes stdout with -, and the report to stderr then", async () => {
     const csv = readFileSync("fixtures/valid/example.csv");
     const r = await runCli(["convert", "-", "-", "--input-format", "csv", "--to", "json"], { input: csv });

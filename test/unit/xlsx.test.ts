@@ -101,6 +101,33 @@ const GOOGLE_SHEETS_DOCUMENT = {
   ],
 };
 
+describe("the service's layouts", () => {
+  it("its Google Sheets template as CSV gives the document the workbooks give", async () => {
+    const { document, report } = await toDocument(fixture("valid/google-sheets.csv"));
+    expect(report).toMatchObject({ valid: true, format: "csv", findings: [] });
+    expect(document).toEqual(GOOGLE_SHEETS_DOCUMENT);
+  });
+
+  it("its manual import (Email, Licenses, Last used date): licenses split at , and ;", async () => {
+    const { document, report } = await toDocument(fixture("valid/manual-import.csv"));
+    expect(report).toMatchObject({ valid: true, findings: [] });
+    expect(document).toEqual({
+      users: [
+        { email: "ada@example.com", lastUsedDate: "2024-07-05" },
+        { email: "zoe@example.com" },
+        { email: "grace@example.com", lastUsedDate: "2023-03-15" },
+      ],
+      licenses: [
+        {
+          name: "Pro",
+          users: [{ email: "ada@example.com" }, { email: "zoe@example.com" }, { email: "grace@example.com" }],
+        },
+        { name: "Viewer", users: [{ email: "ada@example.com" }, { email: "zoe@example.com" }] },
+      ],
+    });
+  });
+});
+
 describe("the service's Google Sheets layout as a workbook", () => {
   it.each(["google-sheets.xlsx", "google-sheets-libreoffice.xlsx"])(
     "%s: ids as digits, date cells as YYYY-MM-DD, names split, lists, rich text, a formula's result",
@@ -168,6 +195,20 @@ describe("what is not a workbook", () => {
     const finding = await fileType(fixture("workbooks/protected.xlsx"));
     expect(finding?.message).toBe("the file is a password-protected (encrypted) Excel workbook");
     expect(finding?.hint).toContain("remove the password");
+  });
+
+  it("an old binary .xls workbook (saved by LibreOffice), read as a workbook or by its extension", async () => {
+    const xls = fixture("workbooks/old-format.xls");
+    expect((await fileType(xls))?.message).toBe(
+      "the file is an old binary Excel workbook (.xls), not an .xlsx workbook",
+    );
+    const byExtension = await validateFile(xls);
+    expect(byExtension.findings.map((f) => [f.code, f.hint])).toEqual([
+      [
+        "file.type",
+        "open it in Excel or LibreOffice and save it as Excel Workbook (.xlsx) without a password, or as CSV UTF-8",
+      ],
+    ]);
   });
 
   it("JSON or CSV text, an empty file, a PDF, a ZIP of something else", async () => {
