@@ -7,7 +7,6 @@
 import { stat } from "node:fs/promises";
 import type { CsvHeader, CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
-import type { Code } from "../report/catalog.js";
 import type { Finding, FindingDetails } from "../report/Finding.js";
 import type { Report } from "../report/Report.js";
 import { columnLetters, sheetReference } from "./_cells.js";
@@ -121,6 +120,7 @@ export function locateInSheet(report: Report, read: WorkbookRead): void {
     delete finding.line;
     delete finding.column;
     delete finding.offset;
+    if (finding.row === 0) delete finding.row; // no header at all: no row to name
     if (finding.cell !== undefined || finding.row === undefined || sheet === null) continue;
     const column = finding.field === undefined ? -1 : (read.columns?.indexOf(finding.field) ?? -1);
     finding.cell =

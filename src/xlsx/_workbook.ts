@@ -77,8 +77,8 @@ export async function readWorkbookPart(zip: ZipParts, part: string): Promise<Wor
   };
   const sheets = listed.map(({ name, hidden, id }) => {
     const rel = rels.get(id);
-    const isWorksheet = rel !== undefined && rel.type.endsWith("/worksheet");
-    return { name, hidden, part: isWorksheet ? (zip.entry(rel.target) ?? null) : null };
+    if (!rel?.type.endsWith("/worksheet")) return { name, hidden, part: null };
+    return { name, hidden, part: zip.entry(rel.target) ?? null };
   });
   return { sheets, date1904, stylesPart: byType("/styles"), stringsPart: byType("/sharedStrings") };
 }

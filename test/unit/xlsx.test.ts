@@ -166,6 +166,17 @@ describe("sheets", () => {
     }
   });
 
+  it("an empty sheet is an empty file, at no row", async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Users");
+    const path = temp("empty-sheet.xlsx");
+    await book.xlsx.writeFile(path);
+    const report = await validateFile(path);
+    expect(report.findings.map((f) => [f.code, f.row, f.cell])).toEqual([
+      ["csv.empty", undefined, undefined],
+    ]);
+  });
+
   it("names the sheets there are when the one asked for is not", async () => {
     const report = await validateFile(workbook, { sheet: "Staff" });
     expect(report.findings.map((f) => [f.code, f.message, f.hint])).toEqual([
