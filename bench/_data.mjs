@@ -1,21 +1,21 @@
 // Benchmark data: generated once into bench/.data/ (ignored by git), regenerated when the
 // generator's parameters change.
 
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { generateCsv, generateJson, generateXlsx } from "./generate.mjs";
 
 export const DATA_DIR = fileURLToPath(new URL("./.data/", import.meta.url));
 const GENERATOR_VERSION = 1;
 
 /** The path of a generated JSON data file of about `megabytes` MB, with its counts. */
 export function jsonData(megabytes) {
-  return data(`users-${megabytes}mb.json`, megabytes, generateJson);
+  return data(`users-${megabytes}mb.json`, megabytes, ["json"]);
 }
 
 /** The path of a generated CSV data file (an HR export's layout) of about `megabytes` MB, with its counts. */
 export function csvData(megabytes) {
-  return data(`users-${megabytes}mb.csv`, megabytes, generateCsv);
+  return data(`users-${megabytes}mb.csv`, megabytes, ["csv"]);
 }
 
 /**
@@ -30,7 +30,9 @@ export async function xlsxData(megabytes) {
   return { ...found, csvPath };
 }
 
-async function data(name, megabytes, generate) {
+const CHILD = fileURLToPath(new URL("./_generateChild.mjs", import.meta.url));
+
+async function data(name, megabytes, [kind, ...extra]) {
   mkdirSync(DATA_DIR, { recursive: true });
   const path = `${DATA_DIR}${name}`;
   const metaPath = `${path}.meta`;
@@ -39,7 +41,13 @@ async function data(name, megabytes, generate) {
     if (meta.version === GENERATOR_VERSION) return { path, ...meta };
   }
   process.stderr.write(`generating ${path} …\n`);
-  const counts = await generate(path, megabytes * 1e6);
+  const counts = JSON.parse(
+    execFileSync(process.execPath, [CHILD, kind, path, String(megabytes * 1e6), ...extra], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 1 << 20,
+    }),
+  );
   const meta = { version: GENERATOR_VERSION, ...counts };
   writeFileSync(metaPath, JSON.stringify(meta));
   return { path, ...meta };

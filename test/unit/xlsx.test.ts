@@ -257,6 +257,27 @@ describe("what is not a workbook", () => {
     }
   });
 
+  it("a workbook with any bytes changed gives a report, never an exception", async () => {
+    const whole = readFileSync(fixture("workbooks/bad-status.xlsx"));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.nat({ max: whole.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        async (changes) => {
+          const bytes = Buffer.from(whole);
+          for (const [at, value] of changes) bytes[at] = value;
+          const path = temp("mutated.xlsx");
+          writeFileSync(path, bytes);
+          const report = await validateFile(path);
+          for (const finding of report.findings) expect(finding.message).not.toMatch(/\{\w+\}/);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("damaged XML inside the ZIP is one finding", async () => {
     const path = temp("broken.xlsx");
     const good = await toWorkbook(readFileSync(fixture("valid/example.json"), "utf8"));
