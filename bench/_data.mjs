@@ -24,9 +24,7 @@ export function csvData(megabytes) {
  */
 export async function xlsxData(megabytes) {
   const csvPath = `${DATA_DIR}users-${megabytes}mb-xlsx.csv`;
-  const found = await data(`users-${megabytes}mb.xlsx`, megabytes, (path, bytes) =>
-    generateXlsx(path, csvPath, bytes),
-  );
+  const found = await data(`users-${megabytes}mb.xlsx`, megabytes, ["xlsx", csvPath]);
   return { ...found, csvPath };
 }
 
