@@ -1,0 +1,39 @@
+// The error handler: every error a route, fastify or a hook raises becomes the service's error
+// body with the right status — an HttpError as it says, fastify's body-parsing errors in plain
+// words, anything else a 500 whose detail goes to the log only; and unknown routes are a 404.
+
+import type { FastifyInstance, FastifyReply } from "fastify";
+import fp from "fastify-plugin";
+import { badRequest, HttpError } from "../_http.js";
+
+/** Sends `error` as the response: its status, headers and JSON body. */
+export function send(reply: FastifyReply, error: HttpError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.statusCode).type("application/json; charset=utf-8").send(error.body());
+}
+
+async function errors(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, _request, reply) => {
+    if (error instanceof HttpError) return send(reply, error);
+    if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError) {
+      return send(reply, badRequest(`the body is not JSON: ${error.message}`));
+    }
+    if (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY")
+      return send(reply, badRequest("the body is empty; send a JSON object"));
+    if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+      return send(reply, new HttpError(415, "send the body as JSON, with Content-Type: application/json"));
+    }
+    if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE")
+      return send(reply, new HttpError(413, "the body is too large"));
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      return send(reply, new HttpError(error.statusCode, error.message));
+    }
+    process.stderr.write(`syncfile serve: internal error: ${error.stack ?? error.message}\n`);
+    return send(reply, new HttpError(500, "internal error; the server's log says more"));
+  });
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, new HttpError(404, `no such route: ${request.method} ${request.url.split("?")[0]}`)),
+  );
+}
+
+export default fp(errors, { name: "syncfile-errors", fastify: "5.x" });

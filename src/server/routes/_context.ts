@@ -1,0 +1,51 @@
+// What the routes share: the server's parts, and how a route of the interface document is
+// declared (its operation's method and path, and the operation in its config for the
+// authentication plugin).
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { OPERATIONS, type Operation } from "../../http/operations.js";
+import type { AccessReviews } from "../AccessReviews.js";
+import type { BlobStore } from "../BlobStore.js";
+import type { AppAccountsRepository } from "../repositories/appAccounts.js";
+import type { FilesRepository } from "../repositories/files.js";
+import type { SyncRunner } from "../SyncRunner.js";
+
+/** The parts of a running server the routes use. */
+export interface ServerContext {
+  blobs: BlobStore;
+  files: FilesRepository;
+  appAccounts: AppAccountsRepository;
+  syncs: SyncRunner;
+  reviews: AccessReviews;
+  clock: () => number;
+  displayCurrency: string;
+  maxUploadBytes: number;
+}
+
+/** Declares the route of `operation` on `app`. */
+export function route(
+  app: FastifyInstance,
+  operation: Operation,
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
+  const { method, path } = OPERATIONS[operation];
+  app.route({ method, url: path, config: { operation }, handler });
+}
+
+/** The address the request came to, for URLs that point back at this server. */
+export function baseUrl(request: FastifyRequest): string {
+  return `${request.protocol}://${request.headers.host ?? request.hostname}`;
+}
+
+/** A URL of the storage for `path`, signed until `expires` (for a PUT: with its content type). */
+export function signedUrl(
+  base: string,
+  path: string,
+  expires: number,
+  contentType: string,
+  signature: string,
+): string {
+  const query = new URLSearchParams({ "X-Expires": String(expires), "X-Signature": signature });
+  if (contentType) query.set("X-Content-Type", contentType);
+  return `${base}/storage/${path.split("/").map(encodeURIComponent).join("/")}?${query}`;
+}

@@ -1,0 +1,102 @@
+// The object storage the upload and download URLs point at: a PUT of any body and a GET,
+// authorised by the URL's signature alone (no API key), in a context of their own whose
+// bodies are not parsed.
+
+import type { Readable } from "node:stream";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { HttpError, show } from "../_http.js";
+import { BlobStore, TooLarge } from "../BlobStore.js";
+import type { ServerContext } from "./_context.js";
+
+export async function storageRoutes(
+  storage: FastifyInstance,
+  { blobs, files, clock, maxUploadBytes }: ServerContext,
+): Promise<void> {
+  storage.removeAllContentTypeParsers();
+  storage.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+  storage.put("/storage/*", async (request, reply) => {
+    const { path, params } = storageRequest(request);
+    const contentType = request.headers["content-type"] ?? null;
+    const verdict = blobs.verify("PUT", path, params, contentType, clock());
+    if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
+    const declared = Number(request.headers["content-length"] ?? Number.NaN);
+    if (declared > maxUploadBytes)
+      throw new HttpError(413, `the file is larger than the limit of ${maxUploadBytes} bytes`);
+    let size: number;
+    try {
+      size = await blobs.write(path, request.body as Readable, maxUploadBytes);
+    } catch (error) {
+      if (error instanceof TooLarge) throw new HttpError(413, error.message);
+      throw error;
+    }
+    await files.recordUpload(path, params.contentType, size);
+    reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
+    return "";
+  });
+  storage.get("/storage/*", async (request, reply) => {
+    const { path, params } = storageRequest(request);
+    const verdict = blobs.verify("GET", path, { ...params, contentType: "" }, null, clock());
+    if (verdict !== "ok") throw storageRefusal(verdict, params, null);
+    const size = await blobs.size(path);
+    if (size === null) throw new HttpError(404, `no blob at ${path}`);
+    const contentType = await files.contentTypeAt(path);
+    reply
+      .header("Content-Type", contentType ?? "application/octet-stream")
+      .header("Content-Length", String(size))
+      .header(
+        "Content-Disposition",
+        `attachment; filename="${(path.split("/").pop() ?? "file").replace(/"/g, "")}"`,
+      );
+    return reply.send(blobs.read(path));
+  });
+}
+
+function storageRequest(request: FastifyRequest): {
+  path: string;
+  params: { expires: number; contentType: string; signature: string };
+} {
+  const raw = (request.params as { "*": string })["*"];
+  let path: string;
+  try {
+    path = raw.split("/").map(decodeURIComponent).join("/");
+  } catch {
+    throw new HttpError(400, "the storage path is not valid URL encoding");
+  }
+  if (!BlobStore.validPath(path)) throw new HttpError(400, `not a storage path: ${show(path)}`);
+  const query = request.query as Record<string, unknown>;
+  const expires = Number(query["X-Expires"]);
+  if (!Number.isSafeInteger(expires) || typeof query["X-Signature"] !== "string") {
+    throw new HttpError(
+      403,
+      "this storage URL is not signed: use the URL that GET /v1.0/files/url (or a download redirect) gave",
+    );
+  }
+  return {
+    path,
+    params: {
+      expires,
+      contentType: typeof query["X-Content-Type"] === "string" ? query["X-Content-Type"] : "",
+      signature: query["X-Signature"] as string,
+    },
+  };
+}
+
+function storageRefusal(
+  verdict: string,
+  params: { expires: number; contentType: string },
+  contentType: string | null,
+): HttpError {
+  if (verdict === "expired") {
+    return new HttpError(
+      403,
+      `this URL expired at ${new Date(params.expires).toISOString()}: ask for a new one with GET /v1.0/files/url`,
+    );
+  }
+  if (verdict === "wrong-content-type") {
+    return new HttpError(
+      403,
+      `this URL is signed for Content-Type ${show(params.contentType)} but the request has ${show(contentType ?? undefined)}: send the type given to GET /v1.0/files/url`,
+    );
+  }
+  return new HttpError(403, "the URL's signature does not match: use the URL exactly as it was given");
+}
