@@ -5,6 +5,7 @@
 
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
+import type { Ajv } from "ajv";
 import Fastify, { type FastifyInstance } from "fastify";
 import { currencyOf, type RateTable } from "../model/money.js";
 import { AccessReviews, checkSeed, readSeed, type Seed } from "./AccessReviews.js";
@@ -16,6 +17,7 @@ import errors from "./plugins/errors.js";
 import { AppAccountsRepository } from "./repositories/appAccounts.js";
 import { FilesRepository } from "./repositories/files.js";
 import type { ServerContext } from "./routes/_context.js";
+import { MESSAGE_KEYWORDS } from "./routes/_schemas.js";
 import { accessReviewsRoutes } from "./routes/accessReviews.js";
 import { appAccountsRoutes } from "./routes/appAccounts.js";
 import { filesRoutes } from "./routes/files.js";
@@ -93,7 +95,19 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     throw error;
   }
 
-  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024, return503OnClosing: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    // verbose: a refusal shows the value it refused; the schemas' sentences are annotations
+    ajv: {
+      customOptions: { verbose: true, coerceTypes: false, removeAdditional: false },
+      plugins: [
+        (ajv: Ajv) =>
+          MESSAGE_KEYWORDS.reduce((a, keyword) => a.addKeyword({ keyword, schemaType: "string" }), ajv),
+      ],
+    },
+  });
   try {
     return await serve(app);
   } catch (error) {

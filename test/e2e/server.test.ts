@@ -441,6 +441,44 @@ describe("bad requests: a clear 4xx each", () => {
     },
   );
 
+  it.each([
+    [
+      "GET",
+      "/v1.0/files/url?name=a.json",
+      undefined,
+      "type is required: the content type the file will be uploaded with, such as application/json",
+    ],
+    [
+      "GET",
+      "/v1.0/files/url?type=text%2Fcsv",
+      undefined,
+      "name is required: the file's base name, such as users.json",
+    ],
+    ["POST", "/v1.0/files", {}, "path is required: the filePath that GET /v1.0/files/url returned"],
+    [
+      "POST",
+      "/v1.0/files",
+      { path: "1/a.json", type: 5 },
+      "type must be one of customIntegrationData, expenseReport, attachment, got 5",
+    ],
+    [
+      "GET",
+      "/v1.0/appAccounts/2/users?offset=-1",
+      undefined,
+      'offset must be a whole number of at least 0, got "-1"',
+    ],
+    [
+      "GET",
+      "/v1.0/accessReviews/campaigns?limit=1&limit=2",
+      undefined,
+      'limit must be a whole number from 1 to 1000, got ["1","2"]',
+    ],
+  ] as const)("%s %s is refused by its route's schema in a sentence", async (method, path, json, message) => {
+    const r = await call(base, method, path, json === undefined ? {} : { json });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ statusCode: 400, error: "Bad Request", message });
+  });
+
   it("refuses a missing or malformed type", async () => {
     expect((await call(base, "GET", "/v1.0/files/url?name=a.json")).status).toBe(400);
     expect((await call(base, "GET", "/v1.0/files/url?name=a.json&type=json")).body.message).toMatch(

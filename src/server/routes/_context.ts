@@ -22,14 +22,22 @@ export interface ServerContext {
   maxUploadBytes: number;
 }
 
-/** Declares the route of `operation` on `app`. */
+/** The schemas of a route's input, which fastify checks before the handler runs. */
+export interface RouteSchemas {
+  params?: Record<string, unknown>;
+  querystring?: Record<string, unknown>;
+  body?: Record<string, unknown>;
+}
+
+/** Declares the route of `operation` on `app`, its input checked against `schema`. */
 export function route(
   app: FastifyInstance,
   operation: Operation,
+  schema: RouteSchemas,
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const { method, path } = OPERATIONS[operation];
-  app.route({ method, url: path, config: { operation }, handler });
+  app.route({ method, url: path, config: { operation }, schema, handler });
 }
 
 /** The address the request came to, for URLs that point back at this server. */

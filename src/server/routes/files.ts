@@ -3,9 +3,10 @@
 
 import type { FastifyInstance } from "fastify";
 import { DOWNLOAD_URL_TTL_MS, FILE_TYPES, UPLOAD_URL_TTL_MS } from "../../http/operations.js";
-import { badRequest, HttpError, parseId, requireString, show } from "../_http.js";
+import { badRequest, HttpError, show } from "../_http.js";
 import { BlobStore } from "../BlobStore.js";
 import { baseUrl, route, type ServerContext, signedUrl } from "./_context.js";
+import { idText, objectBody, parameters, requiredText } from "./_schemas.js";
 
 const FILE_NAME_HINT = "the file's base name, such as users.json";
 
@@ -13,21 +14,26 @@ export async function filesRoutes(
   app: FastifyInstance,
   { blobs, files, clock }: ServerContext,
 ): Promise<void> {
-  route(app, "fileUploadUrl", async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const name = requireString("name", query.name, FILE_NAME_HINT);
+  const uploadUrl = parameters(
+    {
+      name: requiredText("name", FILE_NAME_HINT),
+      type: {
+        type: "string",
+        pattern: "^[\\w.+-]+/[\\w.+-]+(\\s*;.*)?$",
+        maxLength: 200,
+        "x-message": "type must be a content type such as application/json or text/csv",
+        "x-missing":
+          "type is required: the content type the file will be uploaded with, such as application/json",
+      },
+    },
+    ["name", "type"],
+  );
+  route(app, "fileUploadUrl", { querystring: uploadUrl }, async (request) => {
+    const { name, type } = request.query as { name: string; type: string };
     if (!BlobStore.validPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
       throw badRequest(
         `name must be ${FILE_NAME_HINT} (no /, \\, control characters, . or ..), got ${show(name)}`,
       );
-    }
-    const type = requireString(
-      "type",
-      query.type,
-      "the content type the file will be uploaded with, such as application/json",
-    );
-    if (!/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/.test(type) || type.length > 200) {
-      throw badRequest(`type must be a content type such as application/json or text/csv, got ${show(type)}`);
     }
     const filePath = `${clock()}/${name}`;
     const expires = clock() + UPLOAD_URL_TTL_MS;
@@ -41,18 +47,17 @@ export async function filesRoutes(
     return { uploadFileParameters: { url, filePath } };
   });
 
-  route(app, "registerFile", async (request, reply) => {
-    const body = request.body as Record<string, unknown> | undefined;
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw badRequest(
-        'the body must be a JSON object: {"path": "<filePath>", "type": "customIntegrationData"}',
-      );
-    }
-    const path = requireString("path", body.path, "the filePath that GET /v1.0/files/url returned");
-    const type = requireString("type", body.type, `one of ${FILE_TYPES.join(", ")}`);
-    if (!(FILE_TYPES as readonly string[]).includes(type)) {
-      throw badRequest(`type must be one of ${FILE_TYPES.join(", ")}, got ${show(type)}`);
-    }
+  const register = objectBody('{"path": "<filePath>", "type": "customIntegrationData"}', {
+    path: requiredText("path", "the filePath that GET /v1.0/files/url returned"),
+    type: {
+      type: "string",
+      enum: [...FILE_TYPES],
+      "x-message": `type must be one of ${FILE_TYPES.join(", ")}`,
+      "x-missing": `type is required: one of ${FILE_TYPES.join(", ")}`,
+    },
+  });
+  route(app, "registerFile", { body: register }, async (request, reply) => {
+    const { path, type } = request.body as { path: string; type: string };
     const upload = await files.upload(path);
     if (!upload) {
       throw badRequest(
@@ -63,8 +68,8 @@ export async function filesRoutes(
     return { id: await files.register(path, type, upload) };
   });
 
-  route(app, "downloadFile", async (request, reply) => {
-    const id = parseId("id", (request.params as { id: string }).id);
+  route(app, "downloadFile", { params: parameters({ id: idText("id") }, ["id"]) }, async (request, reply) => {
+    const id = Number((request.params as { id: string }).id);
     const path = await files.pathOf(id);
     if (path === null) throw new HttpError(404, `file ${id} not found`);
     const expires = clock() + DOWNLOAD_URL_TTL_MS;

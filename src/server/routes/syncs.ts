@@ -1,19 +1,19 @@
 // The two syncs: a registered file, JSON or CSV, into an app account.
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { badRequest, parseId } from "../_http.js";
 import { route, type ServerContext } from "./_context.js";
+import { idValue, objectBody } from "./_schemas.js";
+
+const SYNC_BODY = objectBody('{"idFile": <file id>, "idAppAccount": <app account id>}', {
+  idFile: idValue("idFile"),
+  idAppAccount: idValue("idAppAccount"),
+});
 
 export async function syncsRoutes(app: FastifyInstance, { syncs }: ServerContext): Promise<void> {
   const sync = (format: "json" | "csv") => async (request: FastifyRequest) => {
-    const body = request.body as Record<string, unknown> | undefined;
-    if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw badRequest(
-        'the body must be a JSON object: {"idFile": <file id>, "idAppAccount": <app account id>}',
-      );
-    }
-    return syncs.run(parseId("idFile", body.idFile), parseId("idAppAccount", body.idAppAccount), format);
+    const body = request.body as { idFile: number | string; idAppAccount: number | string };
+    return syncs.run(Number(body.idFile), Number(body.idAppAccount), format);
   };
-  route(app, "syncCustom", sync("json"));
-  route(app, "syncCustomCsv", sync("csv"));
+  route(app, "syncCustom", { body: SYNC_BODY }, sync("json"));
+  route(app, "syncCustomCsv", { body: SYNC_BODY }, sync("csv"));
 }

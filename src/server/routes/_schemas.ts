@@ -1,0 +1,64 @@
+// The JSON Schemas of the routes' parameters and bodies, which fastify validates (and the
+// OpenAPI document will show), each carrying the sentence a refusal says: `x-message` is
+// followed by ", got <the value>", `x-refusal` is said as it is, `x-missing` when the value is
+// absent (default: x-refusal, else x-message with ", got nothing").
+
+/** The extension keywords: annotations to ajv, read by the error handler. */
+export const MESSAGE_KEYWORDS = ["x-message", "x-refusal", "x-missing"] as const;
+
+type Schema = Record<string, unknown>;
+
+// ids have at most 15 digits: always a safe integer
+const ID_PATTERN = "^[1-9]\\d{0,14}$";
+
+/** An id in a path or a query: digits, at least 1. */
+export const idText = (name: string): Schema => ({
+  type: "string",
+  pattern: ID_PATTERN,
+  "x-message": `${name} must be a whole number of at least 1`,
+});
+
+/** An id in a JSON body: a number or a string of digits, at least 1. */
+export const idValue = (name: string): Schema => ({
+  anyOf: [
+    { type: "integer", minimum: 1, maximum: 999_999_999_999_999 },
+    { type: "string", pattern: ID_PATTERN },
+  ],
+  "x-message": `${name} must be a whole number of at least 1`,
+});
+
+/** `limit` in a query: 1 to 1000. */
+export const limit1000: Schema = {
+  type: "string",
+  pattern: "^(?:[1-9]\\d{0,2}|1000)$",
+  "x-message": "limit must be a whole number from 1 to 1000",
+};
+
+/** `offset` in a query: 0 or more. */
+export const offset: Schema = {
+  type: "string",
+  pattern: "^\\d{1,15}$",
+  "x-message": "offset must be a whole number of at least 0",
+};
+
+/** A text that must be there and not blank. */
+export const requiredText = (name: string, hint: string): Schema => ({
+  type: "string",
+  pattern: "\\S",
+  "x-refusal": `${name} is required: ${hint}`,
+});
+
+/** A JSON object body, `example` showing its form. */
+export const objectBody = (example: string, properties: Record<string, Schema>): Schema => ({
+  type: "object",
+  required: Object.keys(properties),
+  properties,
+  "x-refusal": `the body must be a JSON object: ${example}`,
+});
+
+/** A query or path parameters object. */
+export const parameters = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  type: "object",
+  properties,
+  required,
+});
