@@ -99,7 +99,10 @@ async function runServe(flags: ServeFlags): Promise<number> {
   } else if (!process.env.SYNCFILE_API_KEYS) {
     process.stdout.write(`API key: the one in ${flags.data}/api-key\n`);
   }
-  process.stdout.write(`syncfile serve: listening on ${server.url} (data in ${flags.data})\n`);
+  process.stdout.write(
+    `syncfile serve: listening on ${server.url} (data in ${flags.data})\n` +
+      `  the interface: ${server.url}/openapi.json (OpenAPI 3.1), ${server.url}/docs (reference)\n`,
+  );
   const stop = () => {
     server.close().then(
       () => process.exit(0),

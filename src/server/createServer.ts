@@ -14,6 +14,7 @@ import { BlobStore } from "./BlobStore.js";
 import { Database } from "./Database.js";
 import authentication from "./plugins/authentication.js";
 import errors from "./plugins/errors.js";
+import openapi from "./plugins/openapi.js";
 import { AppAccountsRepository } from "./repositories/appAccounts.js";
 import { FilesRepository } from "./repositories/files.js";
 import type { ServerContext } from "./routes/_context.js";
@@ -128,6 +129,7 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
       maxUploadBytes,
     };
     await app.register(errors);
+    await app.register(openapi);
     await app.register(authentication, { keys, clock });
     await app.register(filesRoutes, context);
     await app.register(syncsRoutes, context);

@@ -9,6 +9,7 @@ import type { BlobStore } from "../BlobStore.js";
 import type { AppAccountsRepository } from "../repositories/appAccounts.js";
 import type { FilesRepository } from "../repositories/files.js";
 import type { SyncRunner } from "../SyncRunner.js";
+import { operationDocs } from "./_docs.js";
 
 /** The parts of a running server the routes use. */
 export interface ServerContext {
@@ -37,7 +38,13 @@ export function route(
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const { method, path } = OPERATIONS[operation];
-  app.route({ method, url: path, config: { operation }, schema, handler });
+  app.route({
+    method,
+    url: path,
+    config: { operation },
+    schema: { ...schema, ...operationDocs(operation) },
+    handler,
+  });
 }
 
 /** The address the request came to, for URLs that point back at this server. */

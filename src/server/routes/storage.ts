@@ -14,7 +14,8 @@ export async function storageRoutes(
 ): Promise<void> {
   storage.removeAllContentTypeParsers();
   storage.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
-  storage.put("/storage/*", async (request, reply) => {
+  // not in the OpenAPI document: the URLs are given, not built
+  storage.put("/storage/*", { schema: { hide: true } }, async (request, reply) => {
     const { path, params } = storageRequest(request);
     const contentType = request.headers["content-type"] ?? null;
     const verdict = blobs.verify("PUT", path, params, contentType, clock());
@@ -33,7 +34,7 @@ export async function storageRoutes(
     reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
     return "";
   });
-  storage.get("/storage/*", async (request, reply) => {
+  storage.get("/storage/*", { schema: { hide: true } }, async (request, reply) => {
     const { path, params } = storageRequest(request);
     const verdict = blobs.verify("GET", path, { ...params, contentType: "" }, null, clock());
     if (verdict !== "ok") throw storageRefusal(verdict, params, null);

@@ -1,0 +1,43 @@
+// The interface's own description: the OpenAPI 3.1 document made from the routes' schemas
+// (@fastify/swagger) at GET /openapi.json, and an interactive reference at /docs
+// (@fastify/swagger-ui, served from the package: nothing is fetched from another host).
+// Registered before the routes, so that it sees each of them.
+
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import packageJson from "../../../package.json" with { type: "json" };
+
+async function openapi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "syncfile serve: the custom integration data service",
+        version: packageJson.version,
+        description:
+          "The upload procedure (upload URL, PUT to storage, registration), file download, the JSON and CSV syncs, access-review executions and the synced app accounts. Every operation takes an API key as a bearer token and has a rate limit per key.",
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: "http", scheme: "bearer", description: "an API key of the service" },
+        },
+      },
+      tags: [
+        { name: "files", description: "upload procedure and download" },
+        { name: "syncs", description: "custom integration data into an app account" },
+        { name: "access reviews", description: "campaign executions and their report archives" },
+        { name: "app accounts", description: "what the syncs made" },
+      ],
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    // no validator badge: it would ask validator.swagger.io
+    uiConfig: { validatorUrl: null, deepLinking: true },
+  });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+}
+
+export default fp(openapi, { name: "syncfile-openapi", fastify: "5.x" });

@@ -1,0 +1,143 @@
+// What the OpenAPI document says of each operation beyond its input schemas: a summary, its
+// area, its rate limit, what it answers and the error body every refusal has, with examples.
+
+import { OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
+
+type Schema = Record<string, unknown>;
+
+/** Every error answer: the interface's body; `report` when a file to sync is invalid. */
+export const ERROR_BODY: Schema = {
+  type: "object",
+  required: ["statusCode", "error", "message"],
+  properties: {
+    statusCode: { type: "integer" },
+    error: { type: "string" },
+    message: { type: "string", description: "what is wrong, and how to fix it" },
+    report: {
+      type: "object",
+      additionalProperties: true,
+      description:
+        "a sync of an invalid file: the validation report (the same as `syncfile validate --format json`)",
+    },
+  },
+  additionalProperties: true,
+  examples: [
+    {
+      statusCode: 400,
+      error: "Bad Request",
+      message: "idAppAccount must be a whole number of at least 1, got nothing",
+    },
+  ],
+};
+
+interface OperationDoc {
+  summary: string;
+  tag: "files" | "syncs" | "access reviews" | "app accounts";
+  /** The success status and what it holds. */
+  status: number;
+  answer: string;
+  example?: unknown;
+  /** Error statuses the operation answers besides 400, 401 and 429. */
+  errors?: readonly number[];
+}
+
+const DOCS: Readonly<Record<Operation, OperationDoc>> = {
+  fileUploadUrl: {
+    summary: "A URL to upload a file to (step 1 of 3)",
+    tag: "files",
+    status: 200,
+    answer:
+      "the signed storage URL to PUT the file to, with the Content-Type given, and the filePath to register",
+    example: {
+      uploadFileParameters: {
+        url: "http://127.0.0.1:8080/storage/1767225600000/users.json?X-Expires=…",
+        filePath: "1767225600000/users.json",
+      },
+    },
+  },
+  registerFile: {
+    summary: "Register an uploaded file (step 3 of 3)",
+    tag: "files",
+    status: 201,
+    answer: "the new file's id",
+    example: { id: 7 },
+  },
+  downloadFile: {
+    summary: "Download a file",
+    tag: "files",
+    status: 302,
+    answer: "a redirect to a signed storage URL valid for a minute",
+    errors: [404],
+  },
+  syncCustom: {
+    summary: "Sync a JSON custom integration data file into an app account",
+    tag: "syncs",
+    status: 200,
+    answer: "the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
+    errors: [404, 409],
+  },
+  syncCustomCsv: {
+    summary: "Sync a CSV custom integration data file into an app account",
+    tag: "syncs",
+    status: 200,
+    answer: "the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
+    errors: [404, 409],
+  },
+  listExecutions: {
+    summary: "Access-review campaign executions, by state, with their report archives",
+    tag: "access reviews",
+    status: 200,
+    answer:
+      "the executions in progress, completed and archived; a completed one's reportFileId downloads its archive",
+  },
+  appAccount: {
+    summary: "What the last sync made of an app account",
+    tag: "app accounts",
+    status: 200,
+    answer: "the account's users and licenses as synced",
+    errors: [404],
+  },
+  appAccountUsers: {
+    summary: "An app account's active users, page by page",
+    tag: "app accounts",
+    status: 200,
+    answer: "a page of users with their licenses, and the total",
+    errors: [404],
+  },
+};
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: "a parameter or the body is not right; the message says which and how to fix it",
+  401: "no API key, or not one of the service's: send Authorization: Bearer <key>",
+  404: "no such file or app account",
+  409: "another sync is running: try again in a few seconds",
+  429: "the rate limit: Retry-After says when to try again",
+};
+
+/** The OpenAPI parts of `operation`'s route schema. */
+export function operationDocs(operation: Operation): Schema {
+  const doc = DOCS[operation];
+  const { perMinute } = OPERATIONS[operation];
+  const success: Schema =
+    doc.status === 302
+      ? { description: doc.answer, type: "null" }
+      : {
+          description: doc.answer,
+          type: "object",
+          additionalProperties: true,
+          ...(doc.example ? { examples: [doc.example] } : {}),
+        };
+  const response: Record<string, Schema> = { [doc.status]: success };
+  for (const status of [400, 401, ...(doc.errors ?? []), 429]) {
+    response[status] = { ...ERROR_BODY, description: STATUS_TEXT[status] };
+  }
+  return {
+    operationId: operation,
+    summary: doc.summary,
+    description: `${doc.summary}. Rate limit: ${perMinute} calls a minute per API key (a sliding window; RateLimit-* headers on every answer).`,
+    tags: [doc.tag],
+    security: [{ apiKey: [] }],
+    "x-rate-limit": { perMinute, windowSeconds: RATE_WINDOW_MS / 1000 },
+    response,
+  };
+}

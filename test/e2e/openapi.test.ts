@@ -1,0 +1,99 @@
+// The server describes itself: an OpenAPI 3.1 document made from the routes' schemas, valid,
+// with every operation of src/http/operations.ts and its rate limit; an interactive reference
+// at /docs that asks no other host for anything; and `syncfile serve` says where both are.
+
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../src/http/operations.js";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { startCli } from "../support/cli.js";
+import { dataDir, removeDataDirs, startServer } from "../support/server.js";
+import { waitFor } from "../support/waitFor.js";
+
+let server: SyncfileServer;
+beforeAll(async () => {
+  server = await startServer({ dataDir: await dataDir() });
+});
+afterAll(async () => {
+  await server.close();
+  removeDataDirs();
+});
+
+type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
+
+describe("GET /openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document, served without an API key", async () => {
+    const response = await fetch(`${server.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as Doc;
+    expect(doc.openapi).toBe("3.1.0");
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("has every operation with its method, rate limit, error body and the key it needs", async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
+    const documented = Object.values(doc.paths).flatMap((methods) =>
+      Object.values(methods).map((o) => o.operationId),
+    );
+    expect(documented.sort()).toEqual(Object.keys(OPERATIONS).sort());
+    for (const [name, { method, path, perMinute }] of Object.entries(OPERATIONS)) {
+      const operation = doc.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];
+      expect(operation, name).toMatchObject({
+        operationId: name,
+        security: [{ apiKey: [] }],
+        "x-rate-limit": { perMinute, windowSeconds: 60 },
+      });
+      expect(operation?.description).toContain(`Rate limit: ${perMinute} calls a minute per API key`);
+      const responses = operation?.responses as Record<
+        string,
+        { content?: Record<string, { schema: { required?: string[] } }> }
+      >;
+      for (const status of ["400", "401", "429"]) {
+        expect(
+          responses[status]?.content?.["application/json"]?.schema.required,
+          `${name} ${status}`,
+        ).toEqual(["statusCode", "error", "message"]);
+      }
+    }
+  });
+});
+
+describe("/docs", () => {
+  it("is an interactive reference whose page and scripts come from this server alone", async () => {
+    const page = await fetch(`${server.url}/docs`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("swagger-ui");
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(assets.length).toBeGreaterThan(0);
+    for (const asset of assets) {
+      expect(asset, asset).not.toMatch(/^(https?:)?\/\//);
+      const url = new URL(asset, `${server.url}/docs/`);
+      expect((await fetch(url)).status, url.href).toBe(200);
+    }
+    const initializer = await (await fetch(`${server.url}/docs/static/swagger-initializer.js`)).text();
+    // what the page is told to load (comments may cite the web; a string to fetch may not)
+    expect(initializer).not.toMatch(/["'`]https?:\/\/(?!127\.0\.0\.1|localhost)/);
+    expect(initializer).toContain("validatorUrl");
+  });
+});
+
+describe("syncfile serve", () => {
+  it("prints where the OpenAPI document and the reference are", async () => {
+    const serve = startCli(["serve", "--data", await dataDir(), "--port", "0"]);
+    try {
+      await waitFor(() => serve.output().stdout.includes("/docs"), "serve to print its addresses");
+      const { stdout } = serve.output();
+      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
+      expect(stdout).toContain(
+        `  the interface: ${url}/openapi.json (OpenAPI 3.1), ${url}/docs (reference)\n`,
+      );
+      expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
+    } finally {
+      serve.child.kill("SIGTERM");
+      await serve.result;
+    }
+  });
+});
