@@ -22,7 +22,7 @@ export type Operation = keyof typeof OPERATIONS;
 export const RATE_WINDOW_MS = 60_000;
 
 /** What a file registered with POST /v1.0/files is for. */
-export const FILE_TYPES = ["customIntegrationData", "expenseReport", "attachment"] as const;
+export const FILE_TYPES = ["customIntegrationData", "expenseReport", "attachment", "plugin"] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
 /** How long an upload URL is valid. */
@@ -62,6 +62,8 @@ export interface ExecutionList {
 
 /** The 200 body of a sync. */
 export interface SyncSummary {
+  /** Always true: the service's own reference answers a sync with `{"success": true}`. */
+  success?: true;
   idSync: number;
   idFile: number;
   idAppAccount: number;

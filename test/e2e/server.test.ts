@@ -52,7 +52,7 @@ describe("the upload procedure, a sync, and what it leaves (plain HTTP)", () => 
     const step3 = await call(base, "POST", "/v1.0/files", {
       json: { path: filePath, type: "customIntegrationData" },
     });
-    expect(step3.status).toBe(201);
+    expect(step3.status).toBe(200); // as the service's reference answers
     const idFile = step3.body.id as number;
     // sync it into app account 42
     const sync = await call(base, "PUT", "/v1.0/services/sync/custom", {
@@ -60,6 +60,7 @@ describe("the upload procedure, a sync, and what it leaves (plain HTTP)", () => 
     });
     expect(sync.status).toBe(200);
     expect(sync.body).toMatchObject({
+      success: true, // as the service's reference answers, our summary beside it
       idFile,
       idAppAccount: 42,
       format: "json",
@@ -164,6 +165,18 @@ describe("the upload procedure, a sync, and what it leaves (plain HTTP)", () => 
     });
     expect(asJson.status).toBe(400);
     expect((asJson.body.report as { findings: { code: string }[] }).findings[0]?.code).toBe("json.syntax");
+  });
+
+  it("answers as the service's published reference does: ids as digit strings, the plugin file type, text/csv as the type", async () => {
+    const csv = readFileSync(fixture("valid/example.csv"));
+    const id = await upload(base, "my_file.csv", csv, { contentType: "text/csv" });
+    const sync = await call(base, "PUT", "/v1.0/services/sync/custom/csv", {
+      json: { idFile: String(id), idAppAccount: "77" },
+    });
+    expect(sync.status).toBe(200);
+    expect(sync.body).toMatchObject({ success: true, idFile: id, idAppAccount: 77, users: 3 });
+    const plugin = await upload(base, "plugin.zip", "PK", { contentType: "application/zip", type: "plugin" });
+    expect(plugin).toBeGreaterThan(id);
   });
 
   it("converts prices to the display currency", async () => {
@@ -459,7 +472,7 @@ describe("bad requests: a clear 4xx each", () => {
       "POST",
       "/v1.0/files",
       { path: "1/a.json", type: 5 },
-      "type must be one of customIntegrationData, expenseReport, attachment, got 5",
+      "type must be one of customIntegrationData, expenseReport, attachment, plugin, got 5",
     ],
     [
       "GET",
@@ -495,7 +508,7 @@ describe("bad requests: a clear 4xx each", () => {
     const { filePath } = await uploadUrl();
     const type = await call(base, "POST", "/v1.0/files", { json: { path: filePath, type: "spreadsheet" } });
     expect(type.body.message).toBe(
-      'type must be one of customIntegrationData, expenseReport, attachment, got "spreadsheet"',
+      'type must be one of customIntegrationData, expenseReport, attachment, plugin, got "spreadsheet"',
     );
     expect((await call(base, "POST", "/v1.0/files", { json: [1] })).status).toBe(400);
     expect(

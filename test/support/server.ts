@@ -159,7 +159,7 @@ export async function uploadFile(
   const registered = await call(base, "POST", "/v1.0/files", {
     json: { path: filePath, type: options.type ?? "customIntegrationData" },
   });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${registered.text}`);
+  if (registered.status !== 200) throw new Error(`register: ${registered.status} ${registered.text}`);
   return { id: registered.body.id as number, filePath };
 }
 

@@ -58,7 +58,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
   registerFile: {
     summary: "Register an uploaded file (step 3 of 3)",
     tag: "files",
-    status: 201,
+    status: 200,
     answer: "the new file's id",
     example: { id: 7 },
   },
@@ -73,14 +73,14 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "Sync a JSON custom integration data file into an app account",
     tag: "syncs",
     status: 200,
-    answer: "the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
+    answer: "success: true and the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
     errors: [404, 409],
   },
   syncCustomCsv: {
     summary: "Sync a CSV custom integration data file into an app account",
     tag: "syncs",
     status: 200,
-    answer: "the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
+    answer: "success: true and the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
     errors: [404, 409],
   },
   listExecutions: {
