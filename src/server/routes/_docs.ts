@@ -30,6 +30,9 @@ export const ERROR_BODY: Schema = {
   ],
 };
 
+const SYNC_ANSWER =
+  "success: true and the sync's summary; an invalid file is a 400 with its report, a running sync a 409";
+
 interface OperationDoc {
   summary: string;
   tag: "files" | "syncs" | "access reviews" | "app accounts";
@@ -73,14 +76,14 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "Sync a JSON custom integration data file into an app account",
     tag: "syncs",
     status: 200,
-    answer: "success: true and the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
+    answer: SYNC_ANSWER,
     errors: [404, 409],
   },
   syncCustomCsv: {
     summary: "Sync a CSV custom integration data file into an app account",
     tag: "syncs",
     status: 200,
-    answer: "success: true and the sync's summary; an invalid file is a 400 with its report, a running sync a 409",
+    answer: SYNC_ANSWER,
     errors: [404, 409],
   },
   listExecutions: {
