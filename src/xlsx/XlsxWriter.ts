@@ -7,7 +7,7 @@
 import { Zip, ZipDeflate } from "fflate";
 import { CanonicalRows, type CsvWriterOptions, type Row } from "../csv/CsvWriter.js";
 import { CANONICAL_COLUMNS } from "../csv/columns.js";
-import { columnLetters } from "./_cells.js";
+import { columnLetters, escapeText } from "./_cells.js";
 
 /** Where written bytes go. */
 export type ByteOut = (bytes: Uint8Array) => void;
@@ -114,21 +114,6 @@ export class XlsxWriter extends CanonicalRows {
     this.#zip.add(part);
     part.push(encoder.encode(xml), true);
   }
-}
-
-/**
- * Text as XML character data: markup characters as entities; characters XML cannot hold
- * (controls, CR, which parsers turn into LF) as OOXML's `_xHHHH_`, and a literal `_xHHHH_`
- * escaped in turn so that it reads back as written.
- */
-export function escapeText(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML cannot hold are what it finds
-  return text.replace(/[&<>]|_(?=x[0-9A-Fa-f]{4}_)|[\u0000-\u0008\u000b-\u001f\ufffe\uffff]/g, (c) => {
-    if (c === "&") return "&amp;";
-    if (c === "<") return "&lt;";
-    if (c === ">") return "&gt;";
-    return `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}_`;
-  });
 }
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';

@@ -75,6 +75,21 @@ export function sheetReference(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) ? name : `'${name.replace(/'/g, "''")}'`;
 }
 
+/**
+ * Text as XML character data: markup characters as entities; characters XML cannot hold
+ * (controls, CR, which parsers turn into LF) as OOXML's `_xHHHH_`, and a literal `_xHHHH_`
+ * escaped in turn so that it reads back as written.
+ */
+export function escapeText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters XML cannot hold are what it finds
+  return text.replace(/[&<>]|_(?=x[0-9A-Fa-f]{4}_)|[\u0000-\u0008\u000b-\u001f\ufffe\uffff]/g, (c) => {
+    if (c === "&") return "&amp;";
+    if (c === "<") return "&lt;";
+    if (c === ">") return "&gt;";
+    return `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}_`;
+  });
+}
+
 /** Text with OOXML's `_xHHHH_` escapes (characters XML cannot hold) decoded, as Excel shows it. */
 export function unescapeText(text: string): string {
   if (!text.includes("_x")) return text;

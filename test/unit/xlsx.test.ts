@@ -21,12 +21,12 @@ import {
 import {
   columnIndex,
   columnLetters,
+  escapeText,
   isDateFormat,
   numberText,
   serialDate,
   unescapeText,
 } from "../../src/xlsx/_cells.js";
-import { escapeText } from "../../src/xlsx/XlsxWriter.js";
 import { canonical } from "../support/canonical.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import { serialize } from "../support/jsonAst.js";
@@ -312,6 +312,23 @@ describe("cells", () => {
     expect(serialDate(1, false)).toBe("1900-01-01");
     expect(serialDate(0, true)).toBe("1904-01-01");
     expect(serialDate(-1, false)).toBeNull();
+  });
+
+  it("a workbook in the 1904 date system, named .xlsm, gives its dates as Excel shows them", async () => {
+    const book = new ExcelJS.Workbook();
+    book.properties.date1904 = true;
+    const sheet = book.addWorksheet("Users");
+    sheet.addRow(["Email", "Last used date"]);
+    sheet.addRow(["ada@example.com", new Date(Date.UTC(2024, 6, 5))]);
+    sheet.getColumn(2).numFmt = "yyyy-mm-dd";
+    const path = temp("dates.xlsm");
+    await book.xlsx.writeFile(path);
+    const { unzipSync } = await import("fflate");
+    const workbook = new TextDecoder().decode(unzipSync(readFileSync(path))["xl/workbook.xml"]);
+    expect(workbook).toMatch(/date1904="(1|true)"/);
+    const { document, report } = await toDocument(path);
+    expect(report.format).toBe("xlsx");
+    expect(document).toEqual({ users: [{ email: "ada@example.com", lastUsedDate: "2024-07-05" }] });
   });
 
   it("numbers as General shows them: whole numbers as digits", () => {
