@@ -3,7 +3,7 @@
 // an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data.
 
 import { Command } from "commander";
-import type { SyncfileServer } from "../server/createServer.js";
+import type { SyncfileServer } from "../server/options.js";
 import { describeIoError, wholeNumber } from "./_io.js";
 import { readRates } from "./_rates.js";
 import { EXIT } from "./exitCodes.js";
@@ -61,7 +61,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
   const [{ createServer }, { SeedError }, { ApiKeys }] = await Promise.all([
     import("../server/createServer.js"),
-    import("../server/AccessReviews.js"),
+    import("../server/seed.js"),
     import("../server/ApiKeys.js"),
   ]);
   let server: SyncfileServer;

@@ -115,11 +115,16 @@ export interface AppAccountUser {
   licenses: { name: string; licenseStatus: string }[];
 }
 
-/** GET /v1.0/appAccounts/{id}/users?limit&offset: a page of the shown users. */
+/** GET /v1.0/appAccounts/{id}/users?limit&after (or &offset): a page of the shown users. */
 export interface AppAccountUsers {
   idAppAccount: number;
   total: number;
   limit: number;
-  offset: number;
+  /** The offset of this page, when it was asked for by offset (or neither way: 0). */
+  offset?: number;
+  /** The cursor this page was asked for with, when it was. */
+  after?: string;
+  /** Where the next page starts, to pass as `after`; null on the last page. */
+  next: string | null;
   users: AppAccountUser[];
 }

@@ -1,27 +1,18 @@
 // A sync: the stored file streamed through the library (validate and normalise in one pass),
-// its sync-ready records kept in spill lists (memory bounded, on disk past a budget); an
-// invalid file is a 400 with the report and touches no table; a valid one is loaded under a
-// new sync id and made current in one short transaction, so a sync that fails or a server
-// that dies halfway leaves the account as it was. One sync at a time: a lock row, 409 while
-// another holds it — whichever server process on the data directory started it.
+// its sync-ready records handed to the syncs repository, which keeps them until the file is
+// known valid; a valid file's records are loaded under the new sync and applied at once. The
+// run says how it went as an outcome (done, invalid with its report, busy, or why the file
+// cannot be synced); the route turns that into a status.
 
-import { SpillList } from "../_internal/SpillList.js";
 import { normalize } from "../convert/convert.js";
 import type { SyncSummary } from "../http/operations.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { RateTable } from "../model/money.js";
 import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
+import type { Report } from "../report/Report.js";
 import { parallelFor } from "../validate/pass.js";
-import {
-  ACCOUNT_LICENSE_USERS,
-  ACCOUNT_LICENSES,
-  ACCOUNT_TABLES,
-  ACCOUNT_USERS,
-  type Cell,
-} from "./_accountTables.js";
-import { HttpError } from "./_http.js";
 import type { BlobStore } from "./BlobStore.js";
-import { type Database, processAlive, type Queryable } from "./Database.js";
+import type { FilesRepository, SyncRows, SyncsRepository } from "./repositories/types.js";
 
 /** How prices are read and shown by this server. */
 export interface CurrencyOptions {
@@ -30,237 +21,114 @@ export interface CurrencyOptions {
   rates?: RateTable;
 }
 
-const BATCH = 2000;
+/** How a sync went. */
+export type SyncOutcome =
+  | { outcome: "done"; summary: SyncSummary }
+  | { outcome: "invalid"; report: Report }
+  | { outcome: "busy"; syncId: number; startedAt: Date }
+  | { outcome: "noFile" }
+  | { outcome: "notData"; type: string }
+  | { outcome: "noBytes"; path: string };
 
-/** Runs syncs against one database and blob store. */
+/** Runs syncs against the repositories and the blob store. */
 export class SyncRunner {
-  readonly #db: Database;
+  readonly #files: FilesRepository;
+  readonly #syncs: SyncsRepository;
   readonly #blobs: BlobStore;
   readonly #currency: CurrencyOptions;
 
-  constructor(db: Database, blobs: BlobStore, currency: CurrencyOptions) {
-    this.#db = db;
+  constructor(files: FilesRepository, syncs: SyncsRepository, blobs: BlobStore, currency: CurrencyOptions) {
+    this.#files = files;
+    this.#syncs = syncs;
     this.#blobs = blobs;
     this.#currency = currency;
   }
 
-  /** Syncs file `fileId` into app account `appAccount`; throws an HttpError for 400/404/409. */
-  async run(fileId: number, appAccount: number, format: "json" | "csv"): Promise<SyncSummary> {
+  /** Syncs file `fileId` into app account `appAccount`. */
+  async run(fileId: number, appAccount: number, format: "json" | "csv"): Promise<SyncOutcome> {
     const started = performance.now();
-    const { rows } = await this.#db.query<{ path: string; type: string }>(
-      "SELECT path, type FROM files WHERE id = $1",
-      [fileId],
-    );
-    const file = rows[0];
-    if (!file) throw new HttpError(404, `file ${fileId} not found: register it with POST /v1.0/files first`);
-    if (file.type !== "customIntegrationData") {
-      throw new HttpError(
-        400,
-        `file ${fileId} is of type ${file.type}; a sync needs a file registered as customIntegrationData`,
-      );
-    }
+    const file = await this.#files.file(fileId);
+    if (!file) return { outcome: "noFile" };
+    if (file.type !== "customIntegrationData") return { outcome: "notData", type: file.type };
     const size = await this.#blobs.size(file.path);
-    if (size === null)
-      throw new HttpError(404, `the bytes of file ${fileId} are gone from storage (${file.path})`);
-    const syncId = await this.#lock(fileId, appAccount, format);
-    const writer = new RowCollector();
+    if (size === null) return { outcome: "noBytes", path: file.path };
+    const lock = await this.#syncs.start(fileId, appAccount, format);
+    if ("busy" in lock) return { outcome: "busy", ...lock.busy };
+    const { syncId } = lock;
+    const collector = new RowCollector(this.#syncs.rows());
     try {
-      const report = await normalize(this.#blobs.read(file.path, { highWaterMark: 1 << 16 }), writer, {
+      const { displayCurrency, sourceCurrency, rates } = this.#currency;
+      const report = await normalize(this.#blobs.read(file.path, { highWaterMark: 1 << 16 }), collector, {
         format,
         file: file.path,
         parallel: parallelFor("auto", size), // a large CSV is parsed on a worker thread
-
-        displayCurrency: this.#currency.displayCurrency,
-        sourceCurrency: this.#currency.sourceCurrency,
-        ...(this.#currency.rates ? { rates: this.#currency.rates } : {}),
+        displayCurrency,
+        sourceCurrency,
+        ...(rates ? { rates } : {}),
       });
       if (!report.valid) {
-        await this.#finish(syncId, "invalid", null);
-        throw new HttpError(
-          400,
-          `the file is invalid: ${report.counts.error} error${report.counts.error === 1 ? "" : "s"}, first: ${report.findings.find((f) => f.severity === "error")?.message ?? "see report"}`,
-          { report },
-        );
+        await this.#syncs.end(syncId, "invalid");
+        return { outcome: "invalid", report };
       }
-      await this.#load(syncId, writer);
+      await this.#syncs.load(syncId, collector.rows, displayCurrency);
       const summary: SyncSummary = {
         idSync: syncId,
         idFile: fileId,
         idAppAccount: appAccount,
         format,
-        users: writer.users.length,
-        activeUsers: writer.activeUsers,
-        licenses: writer.licenses.length,
-        licenseUsers: writer.licenseUsers.length,
+        users: collector.rows.users,
+        activeUsers: collector.activeUsers,
+        licenses: collector.rows.licenses,
+        licenseUsers: collector.rows.licenseUsers,
         warnings: report.counts.warning,
-        displayCurrency: this.#currency.displayCurrency,
-        durationMs: 0,
+        displayCurrency,
+        durationMs: Math.round(performance.now() - started),
       };
-      summary.durationMs = Math.round(performance.now() - started);
-      const previous = await this.#db.transaction(async (tx) => {
-        const { rows: before } = await tx.query<{ current_sync: number | null }>(
-          "SELECT current_sync FROM app_accounts WHERE id = $1 FOR UPDATE",
-          [appAccount],
-        );
-        await tx.query(
-          `INSERT INTO app_accounts (id, current_sync, updated_at) VALUES ($1, $2, now())
-           ON CONFLICT (id) DO UPDATE SET current_sync = $2, updated_at = now()`,
-          [appAccount, syncId],
-        );
-        await this.#finish(syncId, "applied", summary, tx);
-        return before[0]?.current_sync ?? null;
-      });
-      if (previous !== null) await deleteSyncRows(this.#db, previous);
-      return summary;
+      await this.#syncs.apply(syncId, appAccount, summary);
+      return { outcome: "done", summary };
     } catch (error) {
-      if (!(error instanceof HttpError)) {
-        await this.#finish(syncId, "failed", null).catch(() => {});
-        await deleteSyncRows(this.#db, syncId).catch(() => {});
-      }
+      await this.#syncs.end(syncId, "failed").catch(() => {});
       throw error;
     } finally {
-      writer.dispose();
-      await this.#db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]).catch(() => {});
+      collector.rows.dispose();
+      await this.#syncs.release(syncId).catch(() => {});
     }
-  }
-
-  /** Starts a sync and takes the lock (from a dead holder too); 409 while a live one holds it. */
-  async #lock(fileId: number, appAccount: number, format: string): Promise<number> {
-    const { rows } = await this.#db.query<{ id: number }>(
-      "INSERT INTO syncs (app_account, file_id, format, state, started_at) VALUES ($1, $2, $3, 'running', now()) RETURNING id",
-      [appAccount, fileId, format],
-    );
-    const syncId = (rows[0] as { id: number }).id;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const taken = await this.#db.query(
-        "INSERT INTO sync_lock (id, sync_id, holder_pid, started_at) VALUES (1, $1, $2, now()) ON CONFLICT (id) DO NOTHING",
-        [syncId, process.pid],
-      );
-      if (taken.rowCount === 1) return syncId;
-      const { rows: held } = await this.#db.query<{ sync_id: number; holder_pid: number; started_at: Date }>(
-        "SELECT sync_id, holder_pid, started_at FROM sync_lock WHERE id = 1",
-      );
-      const holder = held[0];
-      if (holder && processAlive(holder.holder_pid)) {
-        await this.#finish(syncId, "rejected", null);
-        throw new HttpError(
-          409,
-          `another sync is running (sync ${holder.sync_id}, started ${holder.started_at.toISOString()}); only one sync runs at a time: try again when it ends`,
-        );
-      }
-      if (holder) await abandonSync(this.#db, holder.sync_id);
-    }
-    await this.#finish(syncId, "rejected", null);
-    throw new HttpError(409, "another sync is starting; try again in a moment");
-  }
-
-  async #finish(
-    syncId: number,
-    state: string,
-    summary: SyncSummary | null,
-    on: Queryable = this.#db,
-  ): Promise<void> {
-    await on.query("UPDATE syncs SET state = $2, finished_at = now(), summary = $3 WHERE id = $1", [
-      syncId,
-      state,
-      summary === null ? null : JSON.stringify(summary),
-    ]);
-  }
-
-  /** The collected rows into the account tables under `syncId`, in batches. */
-  async #load(syncId: number, rows: RowCollector): Promise<void> {
-    await inBatches(rows.users, (batch) =>
-      this.#db.query(ACCOUNT_USERS.insert, ACCOUNT_USERS.parameters(syncId, {}, batch)),
-    );
-    const currency = this.#currency.displayCurrency;
-    await inBatches(rows.licenses, (batch) =>
-      this.#db.query(ACCOUNT_LICENSES.insert, ACCOUNT_LICENSES.parameters(syncId, { currency }, batch)),
-    );
-    await inBatches(rows.licenseUsers, (batch) =>
-      this.#db.query(ACCOUNT_LICENSE_USERS.insert, ACCOUNT_LICENSE_USERS.parameters(syncId, {}, batch)),
-    );
-  }
-}
-
-/** Marks a sync whose server died as abandoned, drops its rows and its lock. */
-export async function abandonSync(db: Database, syncId: number): Promise<void> {
-  await db.query(
-    "UPDATE syncs SET state = 'abandoned', finished_at = now() WHERE id = $1 AND state = 'running'",
-    [syncId],
-  );
-  await deleteSyncRows(db, syncId);
-  await db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]);
-}
-
-/** At start: locks held by processes that are gone, and the rows of syncs that never finished. */
-export async function recoverSyncs(db: Database): Promise<void> {
-  const { rows } = await db.query<{ sync_id: number; holder_pid: number }>(
-    "SELECT sync_id, holder_pid FROM sync_lock",
-  );
-  for (const lock of rows) if (!processAlive(lock.holder_pid)) await abandonSync(db, lock.sync_id);
-  const { rows: stale } = await db.query<{ id: number }>(
-    "SELECT id FROM syncs WHERE state = 'running' AND id NOT IN (SELECT sync_id FROM sync_lock)",
-  );
-  for (const sync of stale) await abandonSync(db, sync.id);
-}
-
-async function deleteSyncRows(db: Queryable, syncId: number): Promise<void> {
-  for (const table of ACCOUNT_TABLES) {
-    await db.query(`DELETE FROM ${table.name} WHERE sync_id = $1`, [syncId]);
   }
 }
 
 /**
- * A DocumentWriter that keeps the sync-ready rows, in memory up to a point and then on disk. A
- * value the pass could not normalise (handed on as read) it skips: only a file with errors has
- * one, and such a file's rows are never loaded.
+ * The DocumentWriter a sync's pass writes to: counts the active users, numbers each license's
+ * holders, and hands the records to the repository's rows. A value the pass could not
+ * normalise (handed on as read) it skips: only a file with errors has one, and such a file's
+ * rows are never loaded.
  */
 class RowCollector implements DocumentWriter<NormalizedValues> {
-  readonly users = new SpillList<Cell[]>(50_000);
-  readonly licenses = new SpillList<Cell[]>(50_000);
-  readonly licenseUsers = new SpillList<Cell[]>(50_000);
   activeUsers = 0;
   readonly #perLicense = new Map<number, number>();
+
+  constructor(readonly rows: SyncRows) {}
 
   user(u: NormalizedValues["user"]): void {
     if (notAnObject(u)) return;
     if (u.status === "active") this.activeUsers++;
-    this.users.push(ACCOUNT_USERS.row(u, this.users.length));
+    this.rows.user(u);
   }
 
   license(index: number, l: NormalizedValues["license"]): void {
     if (notAnObject(l)) return;
-    this.licenses.push(ACCOUNT_LICENSES.row(l, index));
+    this.rows.license(index, l);
   }
 
   licenseUser(licenseIndex: number, holder: NormalizedValues["licenseUser"]): void {
     if (!isNormalizedLicenseUser(holder)) return;
-    const idx = this.#perLicense.get(licenseIndex) ?? 0;
-    this.#perLicense.set(licenseIndex, idx + 1);
-    this.licenseUsers.push(ACCOUNT_LICENSE_USERS.row(holder, idx, licenseIndex));
+    const index = this.#perLicense.get(licenseIndex) ?? 0;
+    this.#perLicense.set(licenseIndex, index + 1);
+    this.rows.licenseUser(licenseIndex, index, holder);
   }
 
   end(): void {}
-
-  dispose(): void {
-    this.users.dispose();
-    this.licenses.dispose();
-    this.licenseUsers.dispose();
-  }
 }
 
 function notAnObject<T extends object>(value: T | NotAnObject): value is NotAnObject {
   return typeof value !== "object" || value === null || Array.isArray(value);
-}
-
-async function inBatches<T>(rows: Iterable<T>, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
-  let batch: T[] = [];
-  for (const row of rows) {
-    batch.push(row);
-    if (batch.length === BATCH) {
-      await insert(batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await insert(batch);
 }

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Database } from "../../src/server/Database.js";
 import type { SyncfileServer } from "../../src/server/index.js";
+import { Database } from "../../src/server/repositories/Database.js";
 import { fixture } from "../support/paths.js";
 import {
   call,

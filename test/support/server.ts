@@ -15,8 +15,8 @@ import {
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "../../src/server/Database.js";
 import { createServer, type ServerOptions, type SyncfileServer } from "../../src/server/index.js";
+import { Database } from "../../src/server/repositories/Database.js";
 import { cli, root } from "./paths.js";
 
 /** A clock a test moves by hand. */

@@ -80,3 +80,22 @@ describe("layers", () => {
     expect(breach("index.ts", "validate/validate.ts")).toBeNull();
   });
 });
+
+describe("the server's storage", () => {
+  const server = join(src, "server");
+  const modules = readdirSync(server, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+  const outside = modules.filter((f) => !f.startsWith("repositories/"));
+
+  it("has its SQL in src/server/repositories/ only", () => {
+    const sql = /\b(SELECT\s|INSERT INTO|DELETE FROM|CREATE (TABLE|INDEX)|UPDATE \w+ SET)/;
+    expect(outside.filter((f) => sql.test(readFileSync(join(server, f), "utf8")))).toEqual([]);
+  });
+
+  it("is seen through the repositories' interfaces: only createServer names the backend", () => {
+    const named = imports()
+      .filter(({ from, to }) => from.startsWith("server/") && !from.startsWith("server/repositories/"))
+      .filter(({ to }) => to.startsWith("server/repositories/") && to !== "server/repositories/types.ts")
+      .map(({ from, to }) => `${from} → ${to}`);
+    expect(named).toEqual(["server/createServer.ts → server/repositories/embedded.ts"]);
+  });
+});

@@ -6,9 +6,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
-import { SlidingWindow } from "../../http/SlidingWindow.js";
-import { HttpError } from "../_http.js";
 import type { ApiKeys } from "../ApiKeys.js";
+import { HttpError } from "../HttpError.js";
+import type { RateLimitsRepository } from "../repositories/types.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -20,11 +20,15 @@ declare module "fastify" {
 /** What the plugin checks against. */
 export interface AuthenticationOptions {
   keys: ApiKeys;
+  /** Where the calls are counted. */
+  limits: RateLimitsRepository;
   clock: () => number;
 }
 
-async function authentication(app: FastifyInstance, { keys, clock }: AuthenticationOptions): Promise<void> {
-  const limits = new Map<string, SlidingWindow>();
+async function authentication(
+  app: FastifyInstance,
+  { keys, limits, clock }: AuthenticationOptions,
+): Promise<void> {
   app.addHook("onRequest", async (request: FastifyRequest, reply) => {
     const operation = request.routeOptions.config?.operation;
     if (operation === undefined) return;
@@ -32,13 +36,7 @@ async function authentication(app: FastifyInstance, { keys, clock }: Authenticat
     if (!checked.ok)
       throw new HttpError(401, checked.message, {}, { "WWW-Authenticate": 'Bearer realm="syncfile"' });
     const { perMinute, method, path } = OPERATIONS[operation];
-    const id = `${checked.id}:${operation}`;
-    let window = limits.get(id);
-    if (!window) {
-      window = new SlidingWindow(perMinute, RATE_WINDOW_MS);
-      limits.set(id, window);
-    }
-    const state = window.take(clock());
+    const state = await limits.take(checked.id, operation, perMinute, clock());
     const resetSeconds = Math.ceil(state.resetMs / 1000);
     reply.header("RateLimit-Policy", `${perMinute};w=${RATE_WINDOW_MS / 1000}`);
     reply.header("RateLimit-Limit", String(perMinute));

@@ -4,7 +4,7 @@
 
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
-import { badRequest, HttpError, show } from "../_http.js";
+import { badRequest, HttpError, show } from "../HttpError.js";
 
 /** Sends `error` as the response: its status, headers and JSON body. */
 export function send(reply: FastifyReply, error: HttpError): FastifyReply {

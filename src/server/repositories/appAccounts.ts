@@ -1,17 +1,17 @@
 // The SQL of what the syncs made of each app account: its state and its users, page by page.
 
-import type { AppAccountState, AppAccountUsers } from "../../http/operations.js";
-import type { Database } from "../Database.js";
+import type { AppAccountState } from "../../http/operations.js";
+import type { Sql } from "./Database.js";
+import type { AppAccountsRepository, PageStart, UsersPage } from "./types.js";
 
-/** The synced app accounts, in the service's database. */
-export class AppAccountsRepository {
-  readonly #db: Database;
+/** The synced app accounts, in a PostgreSQL database. */
+export class SqlAppAccountsRepository implements AppAccountsRepository {
+  readonly #db: Sql;
 
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.#db = db;
   }
 
-  /** The account's synced state, or null when it has not been synced. */
   async state(id: number, displayCurrency: string): Promise<AppAccountState | null> {
     const db = this.#db;
     const { rows } = await db.query<{
@@ -61,16 +61,19 @@ export class AppAccountsRepository {
     };
   }
 
-  /** A page of the account's active users, or null when it has not been synced. */
-  async users(id: number, limit: number, offset: number): Promise<AppAccountUsers | null> {
+  async users(id: number, limit: number, start: PageStart): Promise<UsersPage | null> {
     const db = this.#db;
-    const { rows: account } = await db.query<{ current_sync: number | null }>(
-      "SELECT current_sync FROM app_accounts WHERE id = $1",
+    const { rows: account } = await db.query<{ current_sync: number | null; active: number | null }>(
+      `SELECT a.current_sync, (s.summary->>'activeUsers')::int AS active
+       FROM app_accounts a LEFT JOIN syncs s ON s.id = a.current_sync WHERE a.id = $1`,
       [id],
     );
-    const sync = account[0]?.current_sync;
-    if (sync === undefined || sync === null) return null;
+    const syncId = account[0]?.current_sync;
+    if (syncId === undefined || syncId === null) return null;
+    // the primary key (sync_id, idx) finds the page: after a position at once, at an offset by counting
+    const [after, offset] = "after" in start ? [start.after, 0] : [-1, start.offset];
     const { rows } = await db.query<{
+      idx: number;
       email: string;
       external_id: string | null;
       first_name: string | null;
@@ -80,22 +83,20 @@ export class AppAccountsRepository {
       last_used_date: string | null;
       licenses: { name: string; licenseStatus: string }[] | null;
     }>(
-      `SELECT u.email, u.external_id, u.first_name, u.last_name, u.external_status, u.roles, u.last_used_date::text,
+      `SELECT u.idx, u.email, u.external_id, u.first_name, u.last_name, u.external_status, u.roles, u.last_used_date::text,
        (SELECT json_agg(json_build_object('name', l.name, 'licenseStatus', lu.license_status) ORDER BY l.idx)
           FROM account_license_users lu JOIN account_licenses l ON l.sync_id = lu.sync_id AND l.idx = lu.license_idx
           WHERE lu.sync_id = u.sync_id AND lower(lu.email) = lower(u.email)) AS licenses
-     FROM account_users u WHERE u.sync_id = $1 AND u.status = 'active' ORDER BY u.idx LIMIT $2 OFFSET $3`,
-      [sync, limit, offset],
+     FROM account_users u WHERE u.sync_id = $1 AND u.status = 'active' AND u.idx > $2
+     ORDER BY u.idx LIMIT $3 OFFSET $4`,
+      [syncId, after, limit + 1, offset],
     );
-    const { rows: total } = await db.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM account_users WHERE sync_id = $1 AND status = 'active'",
-      [sync],
-    );
+    const more = rows.length > limit;
+    if (more) rows.pop();
     return {
-      idAppAccount: id,
-      total: total[0]?.n ?? 0,
-      limit,
-      offset,
+      syncId,
+      total: account[0]?.active ?? (await this.#activeUsers(syncId)),
+      last: more ? (rows.at(-1)?.idx ?? null) : null,
       users: rows.map((u) => ({
         email: u.email,
         ...(u.external_id !== null ? { id: u.external_id } : {}),
@@ -107,5 +108,14 @@ export class AppAccountsRepository {
         licenses: u.licenses ?? [],
       })),
     };
+  }
+
+  /** Counts a sync's active users (the summary of a sync says how many; this is for one that does not). */
+  async #activeUsers(syncId: number): Promise<number> {
+    const { rows } = await this.#db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM account_users WHERE sync_id = $1 AND status = 'active'",
+      [syncId],
+    );
+    return rows[0]?.n ?? 0;
   }
 }

@@ -1,22 +1,16 @@
 // The SQL of uploads and registered files: what the storage received, and what was registered.
 
-import type { Database } from "../Database.js";
+import type { Sql } from "./Database.js";
+import type { FilesRepository, StoredFile, Upload } from "./types.js";
 
-/** An upload received by the storage. */
-export interface Upload {
-  contentType: string;
-  size: number;
-}
+/** Uploads and registered files, in a PostgreSQL database. */
+export class SqlFilesRepository implements FilesRepository {
+  readonly #db: Sql;
 
-/** Uploads and registered files, in the service's database. */
-export class FilesRepository {
-  readonly #db: Database;
-
-  constructor(db: Database) {
+  constructor(db: Sql) {
     this.#db = db;
   }
 
-  /** Notes what the storage received at `path` (a second PUT replaces the first). */
   async recordUpload(path: string, contentType: string, size: number): Promise<void> {
     await this.#db.query(
       `INSERT INTO uploads (path, content_type, size, uploaded_at) VALUES ($1, $2, $3, now())
@@ -25,7 +19,6 @@ export class FilesRepository {
     );
   }
 
-  /** What was uploaded to `path`, or null. */
   async upload(path: string): Promise<Upload | null> {
     const { rows } = await this.#db.query<{ content_type: string; size: number }>(
       "SELECT content_type, size FROM uploads WHERE path = $1",
@@ -35,7 +28,6 @@ export class FilesRepository {
     return row ? { contentType: row.content_type, size: row.size } : null;
   }
 
-  /** Registers the upload at `path` as a file of `type`; resolves to its id. */
   async register(path: string, type: string, upload: Upload): Promise<number> {
     const { rows } = await this.#db.query<{ id: number }>(
       "INSERT INTO files (path, type, content_type, size) VALUES ($1, $2, $3, $4) RETURNING id",
@@ -44,13 +36,11 @@ export class FilesRepository {
     return (rows[0] as { id: number }).id;
   }
 
-  /** The storage path of file `id`, or null when there is no such file. */
-  async pathOf(id: number): Promise<string | null> {
-    const { rows } = await this.#db.query<{ path: string }>("SELECT path FROM files WHERE id = $1", [id]);
-    return rows[0]?.path ?? null;
+  async file(id: number): Promise<StoredFile | null> {
+    const { rows } = await this.#db.query<StoredFile>("SELECT path, type FROM files WHERE id = $1", [id]);
+    return rows[0] ?? null;
   }
 
-  /** The content type the blob at `path` was uploaded (or registered) with, or null. */
   async contentTypeAt(path: string): Promise<string | null> {
     const { rows } = await this.#db.query<{ content_type: string }>(
       "SELECT content_type FROM uploads WHERE path = $1 UNION ALL (SELECT content_type FROM files WHERE path = $1 ORDER BY id DESC LIMIT 1)",

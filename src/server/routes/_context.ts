@@ -6,8 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OPERATIONS, type Operation } from "../../http/operations.js";
 import type { AccessReviews } from "../AccessReviews.js";
 import type { BlobStore } from "../BlobStore.js";
-import type { AppAccountsRepository } from "../repositories/appAccounts.js";
-import type { FilesRepository } from "../repositories/files.js";
+import type { AppAccountsRepository, FilesRepository, RateLimitsRepository } from "../repositories/types.js";
 import type { SyncRunner } from "../SyncRunner.js";
 import { operationDocs } from "./_docs.js";
 
@@ -16,6 +15,7 @@ export interface ServerContext {
   blobs: BlobStore;
   files: FilesRepository;
   appAccounts: AppAccountsRepository;
+  rateLimits: RateLimitsRepository;
   syncs: SyncRunner;
   reviews: AccessReviews;
   clock: () => number;

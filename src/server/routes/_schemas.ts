@@ -41,6 +41,13 @@ export const offset: Schema = {
   "x-message": "offset must be a whole number of at least 0",
 };
 
+/** `after` in a query: the `next` of the page before (the sync it is of, and a position). */
+export const cursor: Schema = {
+  type: "string",
+  pattern: "^[1-9]\\d{0,14}-\\d{1,9}$",
+  "x-message": "after must be the next of the page before, such as 12-99",
+};
+
 /** A text that must be there and not blank. */
 export const requiredText = (name: string, hint: string): Schema => ({
   type: "string",

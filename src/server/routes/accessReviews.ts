@@ -1,7 +1,7 @@
 // Access-review campaign executions, listed by bucket with their report archives.
 
 import type { FastifyInstance } from "fastify";
-import { badRequest, show } from "../_http.js";
+import { badRequest, show } from "../HttpError.js";
 import { route, type ServerContext } from "./_context.js";
 import { limit1000, parameters } from "./_schemas.js";
 
@@ -15,14 +15,11 @@ const LIST = parameters({
   },
 });
 
-export async function accessReviewsRoutes(
-  app: FastifyInstance,
-  { reviews, clock }: ServerContext,
-): Promise<void> {
+export async function accessReviewsRoutes(app: FastifyInstance, { reviews }: ServerContext): Promise<void> {
   route(app, "listExecutions", { querystring: LIST }, async (request) => {
     const query = request.query as { limit?: string; completedAfter?: string };
     const completedAfter = query.completedAfter === undefined ? null : calendarTime(query.completedAfter);
-    return reviews.list(Number(query.limit ?? 100), completedAfter, clock());
+    return reviews.list(Number(query.limit ?? 100), completedAfter);
   });
 }
 

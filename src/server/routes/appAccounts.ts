@@ -1,11 +1,14 @@
-// What the syncs made of an app account: its state, and its active users page by page.
+// What the syncs made of an app account: its state, and its active users page by page — after
+// a cursor (each page says where the next starts), or at an offset.
 
 import type { FastifyInstance } from "fastify";
-import { HttpError } from "../_http.js";
+import type { AppAccountUsers } from "../../http/operations.js";
+import { badRequest, HttpError } from "../HttpError.js";
 import { route, type ServerContext } from "./_context.js";
-import { idText, limit1000, offset, parameters } from "./_schemas.js";
+import { cursor, idText, limit1000, offset, parameters } from "./_schemas.js";
 
 const ACCOUNT = parameters({ id: idText("id") }, ["id"]);
+const PAGE = parameters({ limit: limit1000, offset, after: cursor });
 
 const notSynced = (id: number) =>
   new HttpError(
@@ -23,12 +26,32 @@ export async function appAccountsRoutes(
     if (!state) throw notSynced(id);
     return state;
   });
-  const page = parameters({ limit: limit1000, offset });
-  route(app, "appAccountUsers", { params: ACCOUNT, querystring: page }, async (request) => {
+
+  route(app, "appAccountUsers", { params: ACCOUNT, querystring: PAGE }, async (request) => {
     const id = Number((request.params as { id: string }).id);
-    const query = request.query as { limit?: string; offset?: string };
-    const users = await appAccounts.users(id, Number(query.limit ?? 100), Number(query.offset ?? 0));
-    if (!users) throw notSynced(id);
-    return users;
+    const query = request.query as { limit?: string; offset?: string; after?: string };
+    if (query.after !== undefined && query.offset !== undefined) {
+      throw badRequest("give after or offset, not both: after (the next of the page before) is the fast one");
+    }
+    const limit = Number(query.limit ?? 100);
+    const [cursorSync, after] = query.after?.split("-").map(Number) ?? [];
+    const start = after !== undefined ? { after } : { offset: Number(query.offset ?? 0) };
+    const page = await appAccounts.users(id, limit, start);
+    if (!page) throw notSynced(id);
+    if (cursorSync !== undefined && cursorSync !== page.syncId) {
+      throw new HttpError(
+        409,
+        `app account ${id} was synced again since this cursor was given (sync ${cursorSync}, now ${page.syncId}): start again without after`,
+      );
+    }
+    const body: AppAccountUsers = {
+      idAppAccount: id,
+      total: page.total,
+      limit,
+      ...(query.after !== undefined ? { after: query.after } : { offset: Number(query.offset ?? 0) }),
+      next: page.last === null ? null : `${page.syncId}-${page.last}`,
+      users: page.users,
+    };
+    return body;
   });
 }

@@ -3,8 +3,8 @@
 
 import type { FastifyInstance } from "fastify";
 import { DOWNLOAD_URL_TTL_MS, FILE_TYPES, UPLOAD_URL_TTL_MS } from "../../http/operations.js";
-import { badRequest, HttpError, show } from "../_http.js";
 import { BlobStore } from "../BlobStore.js";
+import { badRequest, HttpError, show } from "../HttpError.js";
 import { baseUrl, route, type ServerContext, signedUrl } from "./_context.js";
 import { idText, objectBody, parameters, requiredText } from "./_schemas.js";
 
@@ -70,8 +70,8 @@ export async function filesRoutes(
 
   route(app, "downloadFile", { params: parameters({ id: idText("id") }, ["id"]) }, async (request, reply) => {
     const id = Number((request.params as { id: string }).id);
-    const path = await files.pathOf(id);
-    if (path === null) throw new HttpError(404, `file ${id} not found`);
+    const path = (await files.file(id))?.path;
+    if (path === undefined) throw new HttpError(404, `file ${id} not found`);
     const expires = clock() + DOWNLOAD_URL_TTL_MS;
     reply.redirect(signedUrl(baseUrl(request), path, expires, "", blobs.sign("GET", path, expires)), 302);
   });

@@ -4,8 +4,8 @@
 
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { HttpError, show } from "../_http.js";
 import { BlobStore, TooLarge } from "../BlobStore.js";
+import { HttpError, show } from "../HttpError.js";
 import type { ServerContext } from "./_context.js";
 
 export async function storageRoutes(

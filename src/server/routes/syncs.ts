@@ -1,6 +1,9 @@
-// The two syncs: a registered file, JSON or CSV, into an app account.
+// The two syncs: a registered file, JSON or CSV, into an app account; the sync's outcome as
+// the service answers it.
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { badRequest, HttpError } from "../HttpError.js";
+import type { SyncOutcome } from "../SyncRunner.js";
 import { route, type ServerContext } from "./_context.js";
 import { idValue, objectBody } from "./_schemas.js";
 
@@ -12,9 +15,38 @@ const SYNC_BODY = objectBody('{"idFile": <file id>, "idAppAccount": <app account
 export async function syncsRoutes(app: FastifyInstance, { syncs }: ServerContext): Promise<void> {
   const sync = (format: "json" | "csv") => async (request: FastifyRequest) => {
     const body = request.body as { idFile: number | string; idAppAccount: number | string };
-    // `success: true`, as the service's reference answers, and our summary beside it
-    return { success: true, ...(await syncs.run(Number(body.idFile), Number(body.idAppAccount), format)) };
+    const fileId = Number(body.idFile);
+    return answer(fileId, await syncs.run(fileId, Number(body.idAppAccount), format));
   };
   route(app, "syncCustom", { body: SYNC_BODY }, sync("json"));
   route(app, "syncCustomCsv", { body: SYNC_BODY }, sync("csv"));
+}
+
+/** The body of a sync that was done, or the error that says why not. */
+function answer(fileId: number, sync: SyncOutcome) {
+  switch (sync.outcome) {
+    case "done": // `success: true`, as the service's reference answers, and our summary beside it
+      return { success: true, ...sync.summary };
+    case "invalid": {
+      const { counts, findings } = sync.report;
+      const first = findings.find((f) => f.severity === "error")?.message ?? "see report";
+      throw badRequest(
+        `the file is invalid: ${counts.error} error${counts.error === 1 ? "" : "s"}, first: ${first}`,
+        { report: sync.report },
+      );
+    }
+    case "busy":
+      throw new HttpError(
+        409,
+        `another sync is running (sync ${sync.syncId}, started ${sync.startedAt.toISOString()}); only one sync runs at a time: try again when it ends`,
+      );
+    case "noFile":
+      throw new HttpError(404, `file ${fileId} not found: register it with POST /v1.0/files first`);
+    case "notData":
+      throw badRequest(
+        `file ${fileId} is of type ${sync.type}; a sync needs a file registered as customIntegrationData`,
+      );
+    case "noBytes":
+      throw new HttpError(404, `the bytes of file ${fileId} are gone from storage (${sync.path})`);
+  }
 }

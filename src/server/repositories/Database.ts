@@ -25,6 +25,12 @@ export interface Queryable {
   ): Promise<{ rows: R[]; rowCount: number | null }>;
 }
 
+/** A database: queries, and transactions. */
+export interface Sql extends Queryable {
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
 interface Owned {
   db: PGlite;
   socket: { stop(): Promise<void> };
@@ -38,7 +44,7 @@ const SETTINGS = ["shared_buffers = 32MB", "wal_buffers = 2MB"];
 const NUMERIC = 1700;
 
 /** The server's database. */
-export class Database implements Queryable {
+export class Database implements Sql {
   readonly #dataDir: string;
   #pool: pg.Pool | null = null;
   #owned: Owned | null = null;

@@ -3,7 +3,7 @@
 // record and the INSERT … SELECT … FROM unnest(…) that loads a batch of rows are both made
 // from that one list, so they cannot disagree on the order of the columns.
 
-import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../model/normalize.js";
+import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
 
 /** A value of a row, as an unnest() array holds it. */
 export type Cell = string | number | null;

@@ -1,0 +1,46 @@
+// The fastify application: schemas validated by ajv with the refusal sentences as annotations,
+// the plugins (errors, the OpenAPI document, keys and rate limits) and the routes of each area.
+
+import type { Ajv } from "ajv";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { ApiKeys } from "./ApiKeys.js";
+import authentication from "./plugins/authentication.js";
+import errors from "./plugins/errors.js";
+import openapi from "./plugins/openapi.js";
+import type { ServerContext } from "./routes/_context.js";
+import { MESSAGE_KEYWORDS } from "./routes/_schemas.js";
+import { accessReviewsRoutes } from "./routes/accessReviews.js";
+import { appAccountsRoutes } from "./routes/appAccounts.js";
+import { filesRoutes } from "./routes/files.js";
+import { storageRoutes } from "./routes/storage.js";
+import { syncsRoutes } from "./routes/syncs.js";
+
+/** The application of `context`, its API keys `keys`, ready to listen. */
+export async function buildApp(context: ServerContext, keys: ApiKeys): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    // verbose: a refusal shows the value it refused; the schemas' sentences are annotations
+    ajv: {
+      customOptions: { verbose: true, coerceTypes: false, removeAdditional: false },
+      plugins: [
+        (ajv: Ajv) =>
+          MESSAGE_KEYWORDS.reduce((a, keyword) => a.addKeyword({ keyword, schemaType: "string" }), ajv),
+      ],
+    },
+  });
+  try {
+    await app.register(errors);
+    await app.register(openapi);
+    await app.register(authentication, { keys, limits: context.rateLimits, clock: context.clock });
+    for (const routes of [filesRoutes, syncsRoutes, accessReviewsRoutes, appAccountsRoutes, storageRoutes]) {
+      await app.register(routes, context);
+    }
+    await app.ready();
+    return app;
+  } catch (error) {
+    await app.close().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,47 @@
+// How to run a server, and what a running one offers.
+
+import type { FastifyInstance } from "fastify";
+import type { RateTable } from "../model/money.js";
+import type { Seed } from "./seed.js";
+
+/** How to run a server. */
+export interface ServerOptions {
+  /** Where metadata and blobs live; created when missing. */
+  dataDir: string;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 8080; 0 picks a free port. */
+  port?: number;
+  /** Campaigns and executions to add on start: a path or the seed itself. */
+  seed?: string | Seed;
+  /** The organisation's display currency. Default USD. */
+  displayCurrency?: string;
+  /** The currency of the files' cents. Default: the display currency. */
+  sourceCurrency?: string;
+  /** Rates from the source currency, when it differs from the display currency. */
+  rates?: RateTable;
+  /** Accepted API keys; none: the data directory's own key (created on first start). */
+  apiKeys?: readonly string[];
+  /** The time in ms since the epoch (tests pass a controllable clock). Default Date.now. */
+  clock?: () => number;
+  /** Largest upload in bytes. Default 5 GiB. */
+  maxUploadBytes?: number;
+  /** How long after an execution finishes its report archive appears. Default 5 s. */
+  reportDelayMs?: number;
+  /** Run report generation every second (default true; tests call generateReports()). */
+  backgroundReports?: boolean;
+}
+
+/** A running server. */
+export interface SyncfileServer {
+  /** Where it listens, e.g. http://127.0.0.1:8080. */
+  readonly url: string;
+  /** The key created on this first start, to show once; null otherwise. */
+  readonly createdApiKey: string | null;
+  /** The fastify instance (for inject() in tests). */
+  readonly fastify: FastifyInstance;
+  /** Makes the report archives that are due now; resolves to how many. */
+  generateReports(): Promise<number>;
+  /** Stops listening and closes the database. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,30 @@
+// The embedded backend: PGlite in the data directory (Database.ts) for every repository, and
+// the rate limits in memory. Nothing to install, nothing to configure.
+
+import { SqlAccessReviewsRepository } from "./accessReviews.js";
+import { SqlAppAccountsRepository } from "./appAccounts.js";
+import { Database } from "./Database.js";
+import { SqlFilesRepository } from "./files.js";
+import { MemoryRateLimits } from "./rateLimits.js";
+import { SqlSyncsRepository } from "./syncs.js";
+import type { Repositories } from "./types.js";
+
+/** Opens the repositories of the data directory `dataDir`; the first server on it recovers its syncs. */
+export async function openEmbedded(dataDir: string): Promise<Repositories> {
+  const db = await Database.open(dataDir);
+  const syncs = new SqlSyncsRepository(db);
+  try {
+    if (db.owner) await syncs.recover();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return {
+    files: new SqlFilesRepository(db),
+    syncs,
+    appAccounts: new SqlAppAccountsRepository(db),
+    accessReviews: new SqlAccessReviewsRepository(db),
+    rateLimits: new MemoryRateLimits(),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,187 @@
+// The SQL of syncs: each sync is a row of `syncs`; its records are loaded into the account
+// tables under its id (invisible until applied), and applying it points the account at it in
+// one short transaction, so a sync that fails or a server that dies halfway leaves the account
+// as it was. One sync at a time: a lock row naming the holding process, taken over from a
+// process that is gone.
+
+import { SpillList } from "../../_internal/SpillList.js";
+import type { SyncSummary } from "../../http/operations.js";
+import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import {
+  ACCOUNT_LICENSE_USERS,
+  ACCOUNT_LICENSES,
+  ACCOUNT_TABLES,
+  ACCOUNT_USERS,
+  type Cell,
+} from "./_accountTables.js";
+import { processAlive, type Queryable, type Sql } from "./Database.js";
+import type { SyncEnd, SyncRows, SyncsRepository } from "./types.js";
+
+const BATCH = 2000;
+// rows kept in memory per table; the rest wait in a temporary file
+const MEMORY_ROWS = 50_000;
+
+/** Syncs in a PostgreSQL database, locked by a row that names the holding process. */
+export class SqlSyncsRepository implements SyncsRepository {
+  readonly #db: Sql;
+
+  constructor(db: Sql) {
+    this.#db = db;
+  }
+
+  async start(
+    fileId: number,
+    appAccount: number,
+    format: "json" | "csv",
+  ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }> {
+    const { rows } = await this.#db.query<{ id: number }>(
+      "INSERT INTO syncs (app_account, file_id, format, state, started_at) VALUES ($1, $2, $3, 'running', now()) RETURNING id",
+      [appAccount, fileId, format],
+    );
+    const syncId = (rows[0] as { id: number }).id;
+    let holder: { sync_id: number; holder_pid: number; started_at: Date } | undefined;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const taken = await this.#db.query(
+        "INSERT INTO sync_lock (id, sync_id, holder_pid, started_at) VALUES (1, $1, $2, now()) ON CONFLICT (id) DO NOTHING",
+        [syncId, process.pid],
+      );
+      if (taken.rowCount === 1) return { syncId };
+      const held = await this.#db.query<{ sync_id: number; holder_pid: number; started_at: Date }>(
+        "SELECT sync_id, holder_pid, started_at FROM sync_lock WHERE id = 1",
+      );
+      holder = held.rows[0];
+      if (holder && processAlive(holder.holder_pid)) break;
+      if (holder) await this.#abandon(holder.sync_id);
+    }
+    await this.#finish(this.#db, syncId, "rejected", null);
+    // a holder that let go between our two looks: "starting" names the sync that now holds it
+    return { busy: { syncId: holder?.sync_id ?? syncId, startedAt: holder?.started_at ?? new Date() } };
+  }
+
+  rows(): SyncRows {
+    return new SpilledRows();
+  }
+
+  async load(syncId: number, rows: SyncRows, currency: string): Promise<void> {
+    const spilled = rows as SpilledRows;
+    await inBatches(spilled.userRows, (batch) =>
+      this.#db.query(ACCOUNT_USERS.insert, ACCOUNT_USERS.parameters(syncId, {}, batch)),
+    );
+    await inBatches(spilled.licenseRows, (batch) =>
+      this.#db.query(ACCOUNT_LICENSES.insert, ACCOUNT_LICENSES.parameters(syncId, { currency }, batch)),
+    );
+    await inBatches(spilled.licenseUserRows, (batch) =>
+      this.#db.query(ACCOUNT_LICENSE_USERS.insert, ACCOUNT_LICENSE_USERS.parameters(syncId, {}, batch)),
+    );
+  }
+
+  async apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void> {
+    const previous = await this.#db.transaction(async (tx) => {
+      const { rows: before } = await tx.query<{ current_sync: number | null }>(
+        "SELECT current_sync FROM app_accounts WHERE id = $1 FOR UPDATE",
+        [appAccount],
+      );
+      await tx.query(
+        `INSERT INTO app_accounts (id, current_sync, updated_at) VALUES ($1, $2, now())
+         ON CONFLICT (id) DO UPDATE SET current_sync = $2, updated_at = now()`,
+        [appAccount, syncId],
+      );
+      await this.#finish(tx, syncId, "applied", summary);
+      return before[0]?.current_sync ?? null;
+    });
+    if (previous !== null) await this.#deleteRows(previous);
+  }
+
+  async end(syncId: number, state: SyncEnd): Promise<void> {
+    await this.#finish(this.#db, syncId, state, null);
+    await this.#deleteRows(syncId);
+  }
+
+  async release(syncId: number): Promise<void> {
+    await this.#db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]);
+  }
+
+  async recover(): Promise<void> {
+    const { rows } = await this.#db.query<{ sync_id: number; holder_pid: number }>(
+      "SELECT sync_id, holder_pid FROM sync_lock",
+    );
+    for (const lock of rows) if (!processAlive(lock.holder_pid)) await this.#abandon(lock.sync_id);
+    const { rows: stale } = await this.#db.query<{ id: number }>(
+      "SELECT id FROM syncs WHERE state = 'running' AND id NOT IN (SELECT sync_id FROM sync_lock)",
+    );
+    for (const sync of stale) await this.#abandon(sync.id);
+  }
+
+  /** Marks a sync whose server died as abandoned, drops its rows and its lock. */
+  async #abandon(syncId: number): Promise<void> {
+    await this.#db.query(
+      "UPDATE syncs SET state = 'abandoned', finished_at = now() WHERE id = $1 AND state = 'running'",
+      [syncId],
+    );
+    await this.#deleteRows(syncId);
+    await this.release(syncId);
+  }
+
+  async #finish(on: Queryable, syncId: number, state: string, summary: SyncSummary | null): Promise<void> {
+    await on.query("UPDATE syncs SET state = $2, finished_at = now(), summary = $3 WHERE id = $1", [
+      syncId,
+      state,
+      summary === null ? null : JSON.stringify(summary),
+    ]);
+  }
+
+  async #deleteRows(syncId: number): Promise<void> {
+    for (const table of ACCOUNT_TABLES) {
+      await this.#db.query(`DELETE FROM ${table.name} WHERE sync_id = $1`, [syncId]);
+    }
+  }
+}
+
+/** A sync's rows as the account tables take them, in memory up to a point and then on disk. */
+class SpilledRows implements SyncRows {
+  readonly userRows = new SpillList<Cell[]>(MEMORY_ROWS);
+  readonly licenseRows = new SpillList<Cell[]>(MEMORY_ROWS);
+  readonly licenseUserRows = new SpillList<Cell[]>(MEMORY_ROWS);
+
+  get users(): number {
+    return this.userRows.length;
+  }
+
+  get licenses(): number {
+    return this.licenseRows.length;
+  }
+
+  get licenseUsers(): number {
+    return this.licenseUserRows.length;
+  }
+
+  user(user: NormalizedUser): void {
+    this.userRows.push(ACCOUNT_USERS.row(user, this.userRows.length));
+  }
+
+  license(index: number, license: NormalizedLicense): void {
+    this.licenseRows.push(ACCOUNT_LICENSES.row(license, index));
+  }
+
+  licenseUser(licenseIndex: number, index: number, holder: NormalizedLicenseUser): void {
+    this.licenseUserRows.push(ACCOUNT_LICENSE_USERS.row(holder, index, licenseIndex));
+  }
+
+  dispose(): void {
+    this.userRows.dispose();
+    this.licenseRows.dispose();
+    this.licenseUserRows.dispose();
+  }
+}
+
+async function inBatches<T>(rows: Iterable<T>, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
+  let batch: T[] = [];
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length === BATCH) {
+      await insert(batch);
+      batch = [];
+    }
+  }
+  if (batch.length > 0) await insert(batch);
+}

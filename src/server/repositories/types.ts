@@ -1,0 +1,158 @@
+// What the server keeps, as the routes and the domain modules (SyncRunner, AccessReviews) see
+// it: one small interface per area. The embedded backend (PGlite in the data directory,
+// embedded.ts) implements them all; another database is another implementation of the same
+// interfaces, and nothing above this folder knows which one it runs on.
+
+import type { AppAccountState, AppAccountUser, ExecutionState, SyncSummary } from "../../http/operations.js";
+import type { WindowState } from "../../http/SlidingWindow.js";
+import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import type { Seed, SeedApplication } from "../seed.js";
+
+/** An upload received by the storage. */
+export interface Upload {
+  contentType: string;
+  size: number;
+}
+
+/** A registered file. */
+export interface StoredFile {
+  path: string;
+  type: string;
+}
+
+/** Uploads and registered files. */
+export interface FilesRepository {
+  /** Notes what the storage received at `path` (a second PUT replaces the first). */
+  recordUpload(path: string, contentType: string, size: number): Promise<void>;
+  /** What was uploaded to `path`, or null. */
+  upload(path: string): Promise<Upload | null>;
+  /** Registers the upload at `path` as a file of `type`; resolves to its id. */
+  register(path: string, type: string, upload: Upload): Promise<number>;
+  /** File `id`, or null when there is no such file. */
+  file(id: number): Promise<StoredFile | null>;
+  /** The content type the blob at `path` was uploaded (or registered) with, or null. */
+  contentTypeAt(path: string): Promise<string | null>;
+}
+
+/** A sync's records, kept in the repository's own row form until the file is known valid. */
+export interface SyncRows {
+  readonly users: number;
+  readonly licenses: number;
+  readonly licenseUsers: number;
+  user(user: NormalizedUser): void;
+  license(index: number, license: NormalizedLicense): void;
+  /** The `index`-th holder of license `licenseIndex`. */
+  licenseUser(licenseIndex: number, index: number, holder: NormalizedLicenseUser): void;
+  /** Frees what the rows hold (memory, temporary files). */
+  dispose(): void;
+}
+
+/** How a sync ended, when it did not make the account's new state. */
+export type SyncEnd = "invalid" | "rejected" | "failed";
+
+/** The syncs, their one-at-a-time lock, and the account tables they fill. */
+export interface SyncsRepository {
+  /**
+   * Records a new sync of `fileId` into `appAccount` and takes the lock (from a holder that
+   * died too); when a live sync holds it, the new one is recorded as rejected and the holder
+   * is named instead.
+   */
+  start(
+    fileId: number,
+    appAccount: number,
+    format: "json" | "csv",
+  ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }>;
+  /** A new, empty holder for a sync's rows. */
+  rows(): SyncRows;
+  /** Loads `rows` under `syncId` (prices in `currency`), not yet visible. */
+  load(syncId: number, rows: SyncRows, currency: string): Promise<void>;
+  /** Makes sync `syncId` the account's state in one transaction, then drops the state before. */
+  apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void>;
+  /** Marks sync `syncId` as ended without effect, and drops whatever rows it loaded. */
+  end(syncId: number, state: SyncEnd): Promise<void>;
+  /** Gives the lock up. */
+  release(syncId: number): Promise<void>;
+  /** At start: the locks and rows of syncs whose server died. */
+  recover(): Promise<void>;
+}
+
+/** Where a page of users starts: after the user at a position (keyset), or at an offset. */
+export type PageStart = { after: number } | { offset: number };
+
+/** A page of an account's active users, from its current sync. */
+export interface UsersPage {
+  /** The sync the users are from. */
+  syncId: number;
+  /** Active users in that sync. */
+  total: number;
+  users: AppAccountUser[];
+  /** The position of the page's last user when more follow (the next page starts after it), else null. */
+  last: number | null;
+}
+
+/** What the syncs made of each app account. */
+export interface AppAccountsRepository {
+  /** The account's synced state, or null when it has not been synced. */
+  state(id: number, displayCurrency: string): Promise<AppAccountState | null>;
+  /** A page of the account's active users, or null when it has not been synced. */
+  users(id: number, limit: number, start: PageStart): Promise<UsersPage | null>;
+}
+
+/** An execution as stored: its final state, which the clock reveals. */
+export interface StoredExecution {
+  id: number;
+  campaignId: number;
+  campaignName: string;
+  finalState: ExecutionState;
+  startTime: Date;
+  completionTime: Date | null;
+  reportFileId: number | null;
+}
+
+/** A finished execution whose report archive is to be made, with its applications. */
+export interface DueReport extends StoredExecution {
+  completionTime: Date;
+  applications: SeedApplication[];
+}
+
+/** Access-review campaigns, their executions and report archives. */
+export interface AccessReviewsRepository {
+  /** Adds the seed's campaigns and executions that are not there yet (relative times from `now`). */
+  addSeed(seed: Seed, now: Date): Promise<void>;
+  /**
+   * At most `limit` executions finished by `now` in `states`, newest first (and finished after
+   * `completedAfter` only, when given).
+   */
+  finished(
+    states: readonly ExecutionState[],
+    limit: number,
+    completedAfter: Date | null,
+    now: Date,
+  ): Promise<StoredExecution[]>;
+  /** At most `limit` executions still running at `now`, latest started first. */
+  running(limit: number, now: Date): Promise<StoredExecution[]>;
+  /**
+   * Claims the executions finished by `dueBefore` that have no report and no claim younger
+   * than `staleBefore`, so that one server makes each archive.
+   */
+  claimReports(now: Date, dueBefore: Date, staleBefore: Date): Promise<DueReport[]>;
+  /** Registers the archive stored at `path` as execution `id`'s report. */
+  attachReport(id: number, path: string, size: number): Promise<void>;
+}
+
+/** Rate limits: how many calls each key made of each operation, in a sliding window. */
+export interface RateLimitsRepository {
+  /** Counts a call of `operation` by `key` at `now` if it fits in `perMinute` a window. */
+  take(key: string, operation: string, perMinute: number, now: number): Promise<WindowState>;
+}
+
+/** Every repository of one backend. */
+export interface Repositories {
+  files: FilesRepository;
+  syncs: SyncsRepository;
+  appAccounts: AppAccountsRepository;
+  accessReviews: AccessReviewsRepository;
+  rateLimits: RateLimitsRepository;
+  /** Closes what the backend holds open. */
+  close(): Promise<void>;
+}
