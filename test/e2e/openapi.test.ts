@@ -2,17 +2,23 @@
 // with every operation of src/http/operations.ts and its rate limit; an interactive reference
 // at /docs that asks no other host for anything; and `syncfile serve` says where both are.
 
+import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsPlugin from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/http/operations.js";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { startCli } from "../support/cli.js";
-import { dataDir, removeDataDirs, startServer } from "../support/server.js";
+import { fixture } from "../support/paths.js";
+import { call, dataDir, removeDataDirs, startServer, TestClock, upload } from "../support/server.js";
 import { waitFor } from "../support/waitFor.js";
 
 let server: SyncfileServer;
 beforeAll(async () => {
-  server = await startServer({ dataDir: await dataDir() });
+  const clock = new TestClock();
+  const seed = JSON.parse(readFileSync(fixture("seed.json"), "utf8"));
+  server = await startServer({ dataDir: await dataDir(), seed, clock: clock.read });
 });
 afterAll(async () => {
   await server.close();
@@ -57,6 +63,61 @@ describe("GET /openapi.json", () => {
         ).toEqual(["statusCode", "error", "message"]);
       }
     }
+  });
+});
+
+describe("what the operations answer", () => {
+  it("is what the document says, for every operation that answers a body", async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
+    const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
+      addFormatsPlugin) as typeof addFormatsPlugin.default;
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+    const answers: Record<string, unknown> = {};
+    const base = server.url;
+    const asked = async (operation: string, method: string, path: string, json?: unknown) => {
+      const r = await call(base, method, path, json === undefined ? {} : { json });
+      expect(r.status, `${operation}: ${JSON.stringify(r.body)}`).toBe(200);
+      answers[operation] = r.body;
+      return r.body;
+    };
+    const bytes = readFileSync(fixture("valid/example.json"));
+    const { uploadFileParameters: target } = (await asked(
+      "fileUploadUrl",
+      "GET",
+      "/v1.0/files/url?name=users.json&type=application/json",
+    )) as { uploadFileParameters: { url: string; filePath: string } };
+    const put = await fetch(target.url, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: bytes,
+    });
+    expect(put.status).toBe(200);
+    const { id: idFile } = (await asked("registerFile", "POST", "/v1.0/files", {
+      path: target.filePath,
+      type: "customIntegrationData",
+    })) as { id: number };
+    await asked("syncCustom", "PUT", "/v1.0/services/sync/custom", { idFile, idAppAccount: 5 });
+    const csv = await upload(base, "users.csv", readFileSync(fixture("valid/example.csv")));
+    await asked("syncCustomCsv", "PUT", "/v1.0/services/sync/custom/csv", { idFile: csv, idAppAccount: 6 });
+    await asked("listExecutions", "GET", "/v1.0/accessReviews/campaigns");
+    await asked("appAccount", "GET", "/v1.0/appAccounts/5");
+    await asked("appAccountUsers", "GET", "/v1.0/appAccounts/5/users?limit=1");
+    for (const [operation, body] of Object.entries(answers)) {
+      const { method, path } = OPERATIONS[operation as keyof typeof OPERATIONS];
+      const schema = (
+        doc.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()]?.responses as Record<
+          string,
+          { content: Record<string, { schema: object }> }
+        >
+      )["200"]?.content["application/json"]?.schema as object;
+      const validate = ajv.compile(schema);
+      expect(validate(body) ? [] : validate.errors, operation).toEqual([]);
+    }
+    expect(Object.keys(answers).sort()).toEqual(
+      Object.keys(OPERATIONS)
+        .filter((o) => o !== "downloadFile")
+        .sort(),
+    );
   });
 });
 

@@ -285,6 +285,78 @@ describe("access reviews", () => {
   });
 });
 
+describe("an app account's users, page by page", () => {
+  // 10 users, every third deleted: 7 shown, in the file's order
+  const doc = (tag: string) =>
+    JSON.stringify({
+      users: Array.from({ length: 10 }, (_, i) => ({
+        email: `${tag}${i}@example.com`,
+        status: i % 3 === 2 ? "deleted" : "active",
+      })),
+      licenses: [{ name: "Pro", users: [{ email: `${tag}0@example.com` }] }],
+    });
+  const sync = async (tag: string) => {
+    const idFile = await upload(base, `${tag}.json`, doc(tag));
+    const r = await call(base, "PUT", "/v1.0/services/sync/custom", { json: { idFile, idAppAccount: 31 } });
+    expect(r.status).toBe(200);
+  };
+  const emails = (body: Record<string, unknown>) => (body.users as { email: string }[]).map((u) => u.email);
+
+  it("goes through every shown user with the cursor each page gives, as offsets do", async () => {
+    await sync("p");
+    const shown = [0, 1, 3, 4, 6, 7, 9].map((i) => `p${i}@example.com`);
+    const seen: string[] = [];
+    const cursors: (string | null)[] = [];
+    let after: string | null = null;
+    do {
+      const r = await call(
+        base,
+        "GET",
+        `/v1.0/appAccounts/31/users?limit=3${after ? `&after=${after}` : ""}`,
+      );
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ idAppAccount: 31, total: 7, limit: 3 });
+      seen.push(...emails(r.body));
+      after = r.body.next as string | null;
+      cursors.push(after);
+    } while (after !== null);
+    expect(seen).toEqual(shown);
+    expect(cursors).toHaveLength(3); // 3 + 3 + 1: the last page says there is no next
+    const byOffset = await call(base, "GET", "/v1.0/appAccounts/31/users?limit=3&offset=3");
+    expect(byOffset.body).toMatchObject({ offset: 3, next: cursors[1] });
+    expect(emails(byOffset.body)).toEqual(shown.slice(3, 6));
+    const first = await call(base, "GET", "/v1.0/appAccounts/31/users?limit=7");
+    expect(first.body).toMatchObject({ offset: 0, next: null });
+    expect((first.body.users as { licenses: unknown[] }[])[0]?.licenses).toEqual([
+      { name: "Pro", licenseStatus: "active" },
+    ]);
+  });
+
+  it("refuses a cursor of an earlier sync with 409, both ways of paging at once and a malformed cursor with 400", async () => {
+    await sync("q");
+    const page = await call(base, "GET", "/v1.0/appAccounts/31/users?limit=2");
+    const next = page.body.next as string;
+    expect(next).toMatch(/^\d+-\d+$/);
+    await sync("r");
+    const stale = await call(base, "GET", `/v1.0/appAccounts/31/users?limit=2&after=${next}`);
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toMatch(
+      /^app account 31 was synced again since this cursor was given .*start again without after$/,
+    );
+    const both = await call(base, "GET", `/v1.0/appAccounts/31/users?offset=2&after=${next}`);
+    expect(both.status).toBe(400);
+    expect(both.body.message).toBe(
+      "give after or offset, not both: after (the next of the page before) is the fast one",
+    );
+    const bad = await call(base, "GET", "/v1.0/appAccounts/31/users?after=12");
+    expect(bad.body).toEqual({
+      statusCode: 400,
+      error: "Bad Request",
+      message: 'after must be the next of the page before, such as 12-99, got "12"',
+    });
+  });
+});
+
 describe("the database", () => {
   it("keeps the exchanges of concurrent clients apart (a Parse of one never meets the Bind of another)", async () => {
     const db = await Database.open(await dataDir());

@@ -93,7 +93,7 @@ describe("the server's storage", () => {
 
   it("is seen through the repositories' interfaces: only createServer names the backend", () => {
     const named = imports()
-      .filter(({ from, to }) => from.startsWith("server/") && !from.startsWith("server/repositories/"))
+      .filter(({ from }) => from.startsWith("server/") && !from.startsWith("server/repositories/"))
       .filter(({ to }) => to.startsWith("server/repositories/") && to !== "server/repositories/types.ts")
       .map(({ from, to }) => `${from} → ${to}`);
     expect(named).toEqual(["server/createServer.ts → server/repositories/embedded.ts"]);

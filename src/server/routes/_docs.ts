@@ -2,6 +2,7 @@
 // area, its rate limit, what it answers and the error body every refusal has, with examples.
 
 import { OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
+import { APP_ACCOUNT, APP_ACCOUNT_USERS, EXECUTIONS, REGISTERED, SYNCED, UPLOAD_URL } from "./_responses.js";
 
 type Schema = Record<string, unknown>;
 
@@ -36,12 +37,13 @@ const SYNC_ANSWER =
 interface OperationDoc {
   summary: string;
   tag: "files" | "syncs" | "access reviews" | "app accounts";
-  /** The success status and what it holds. */
+  /** The success status, what it holds, and its schema (none: no body). */
   status: number;
   answer: string;
+  body?: Schema;
   example?: unknown;
-  /** Error statuses the operation answers besides 400, 401 and 429. */
-  errors?: readonly number[];
+  /** Error statuses the operation answers besides 400, 401 and 429 (with what they mean here). */
+  errors?: readonly (number | readonly [number, string])[];
 }
 
 const DOCS: Readonly<Record<Operation, OperationDoc>> = {
@@ -49,6 +51,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "A URL to upload a file to (step 1 of 3)",
     tag: "files",
     status: 200,
+    body: UPLOAD_URL,
     answer:
       "the signed storage URL to PUT the file to, with the Content-Type given, and the filePath to register",
     example: {
@@ -62,6 +65,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "Register an uploaded file (step 3 of 3)",
     tag: "files",
     status: 200,
+    body: REGISTERED,
     answer: "the new file's id",
     example: { id: 7 },
   },
@@ -76,6 +80,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "Sync a JSON custom integration data file into an app account",
     tag: "syncs",
     status: 200,
+    body: SYNCED,
     answer: SYNC_ANSWER,
     errors: [404, 409],
   },
@@ -83,6 +88,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "Sync a CSV custom integration data file into an app account",
     tag: "syncs",
     status: 200,
+    body: SYNCED,
     answer: SYNC_ANSWER,
     errors: [404, 409],
   },
@@ -90,6 +96,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "Access-review campaign executions, by state, with their report archives",
     tag: "access reviews",
     status: 200,
+    body: EXECUTIONS,
     answer:
       "the executions in progress, completed and archived; a completed one's reportFileId downloads its archive",
   },
@@ -97,6 +104,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "What the last sync made of an app account",
     tag: "app accounts",
     status: 200,
+    body: APP_ACCOUNT,
     answer: "the account's users and licenses as synced",
     errors: [404],
   },
@@ -104,8 +112,13 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     summary: "An app account's active users, page by page",
     tag: "app accounts",
     status: 200,
-    answer: "a page of users with their licenses, and the total",
-    errors: [404],
+    body: APP_ACCOUNT_USERS,
+    answer:
+      "a page of users with their licenses, the total, and next: the cursor to pass as after for the next page (fast at any depth, unlike offset)",
+    errors: [
+      404,
+      [409, "the account was synced again since the cursor was given: start again without after"],
+    ],
   },
 };
 
@@ -121,18 +134,13 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 export function operationDocs(operation: Operation): Schema {
   const doc = DOCS[operation];
   const { perMinute } = OPERATIONS[operation];
-  const success: Schema =
-    doc.status === 302
-      ? { description: doc.answer, type: "null" }
-      : {
-          description: doc.answer,
-          type: "object",
-          additionalProperties: true,
-          ...(doc.example ? { examples: [doc.example] } : {}),
-        };
+  const success: Schema = doc.body
+    ? { ...doc.body, description: doc.answer, ...(doc.example ? { examples: [doc.example] } : {}) }
+    : { description: doc.answer, type: "null" };
   const response: Record<string, Schema> = { [doc.status]: success };
-  for (const status of [400, 401, ...(doc.errors ?? []), 429]) {
-    response[status] = { ...ERROR_BODY, description: STATUS_TEXT[status] };
+  for (const error of [400, 401, ...(doc.errors ?? []), 429]) {
+    const [status, text] = typeof error === "number" ? [error, STATUS_TEXT[error]] : error;
+    response[status] = { ...ERROR_BODY, description: text };
   }
   return {
     operationId: operation,
