@@ -144,11 +144,19 @@ export interface Client {
   ): Promise<Executions>;
   /** GET /v1.0/appAccounts/{id}: what the last sync left in an app account. */
   appAccount(id: number, options?: CallOptions): Promise<AppAccountState>;
-  /** GET /v1.0/appAccounts/{id}/users: a page of its shown users. */
-  appAccountUsers(
-    id: number,
-    options?: CallOptions & { limit?: number; offset?: number },
-  ): Promise<AppAccountUsers>;
+  /**
+   * GET /v1.0/appAccounts/{id}/users: a page of its shown users. Pass a page's `next` as `after`
+   * for the page after it (fast at any depth); `offset` counts from the start.
+   */
+  appAccountUsers(id: number, options?: CallOptions & UsersPage): Promise<AppAccountUsers>;
+}
+
+/** Which page of an app account's users: `limit` of them, after a cursor or at an offset. */
+export interface UsersPage {
+  limit?: number;
+  /** The `next` of the page before. */
+  after?: string;
+  offset?: number;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -365,13 +373,13 @@ class HttpClient implements Client {
     );
   }
 
-  async appAccountUsers(id: number, options: CallOptions & { limit?: number; offset?: number } = {}) {
+  async appAccountUsers(id: number, options: CallOptions & UsersPage = {}) {
     return this.#exchange.json(
       "appAccountUsers",
       {
         ...call(options),
         path: pathOf("appAccountUsers", id),
-        query: { limit: options.limit, offset: options.offset },
+        query: { limit: options.limit, offset: options.offset, after: options.after },
       },
       (body) => body as AppAccountUsers,
     );

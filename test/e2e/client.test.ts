@@ -71,6 +71,12 @@ describe("the upload procedure, syncs and downloads", () => {
     expect(account.licenses.map((l) => l.name)).toEqual(["Pro", "Viewer"]);
     const users = await client.appAccountUsers(11, { limit: 1 });
     expect(users).toMatchObject({ total: 2, limit: 1, offset: 0 });
+    const second = await client.appAccountUsers(11, { limit: 1, after: users.next as string });
+    expect(second).toMatchObject({ total: 2, after: users.next, next: null });
+    expect([...users.users, ...second.users].map((u) => u.email)).toEqual([
+      "adam.test@example.com",
+      "chen.wei@example.com",
+    ]);
 
     expect(await client.getDownloadUrl(file.id)).toMatch(/\/storage\/\d+\/example\.json\?X-Expires=/);
     const dest = join(work, "copy.json");
@@ -187,6 +193,27 @@ describe("the upload procedure, syncs and downloads", () => {
       );
       const late = (await client.listExecutions().catch((e: unknown) => e)) as ApiError;
       expect([late.status, late.retryAfterMs, events.length]).toEqual([503, 3_600_000, 0]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("takes a registration answered 201 and a sync answered without success: true, as services before the reference did", async () => {
+    const proxy = await startProxy(server.url);
+    try {
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY });
+      proxy.rewriteNext(/^POST \/v1\.0\/files$/, (packet) =>
+        packet.replace(/^HTTP\/1\.1 200 OK/, "HTTP/1.1 201 Created"),
+      );
+      const { id } = await client.uploadFile(fixture("valid/example.json"));
+      // the same number of bytes: the body keeps its Content-Length
+      proxy.rewriteNext(/^PUT \/v1\.0\/services\/sync\//, (packet) =>
+        packet.replace('"success":true,', " ".repeat('"success":true,'.length)),
+      );
+      const summary = await client.sync(id, 15);
+      expect(proxy.rewrites).toBe(2);
+      expect(summary).toMatchObject({ idFile: id, idAppAccount: 15, users: 3 });
+      expect(summary).not.toHaveProperty("success");
     } finally {
       await proxy.close();
     }

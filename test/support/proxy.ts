@@ -14,6 +14,13 @@ export interface FaultyProxy {
   cutNext(pattern: RegExp, bytes: number, how?: "close" | "reset"): void;
   /** The next request whose line matches `pattern` is answered by the proxy with `response`. */
   answerNext(pattern: RegExp, response: string): void;
+  /**
+   * The next response to a request whose line matches `pattern` reaches the client as `edit`
+   * makes it of its first packet (text as latin1; keep the body's length, or the answer breaks).
+   */
+  rewriteNext(pattern: RegExp, edit: (packet: string) => string): void;
+  /** How many responses were rewritten. */
+  readonly rewrites: number;
   /** How many responses were cut. */
   readonly cuts: number;
   close(): Promise<void>;
@@ -27,12 +34,15 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
   let armed: { pattern: RegExp; bytes: number; how: "close" | "reset" } | null = null;
   let answer: { pattern: RegExp; response: string } | null = null;
   let cuts = 0;
+  let rewrite: { pattern: RegExp; edit: (packet: string) => string } | null = null;
+  let rewrites = 0;
   const server = createServer((client) => {
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
     let cutAfter: number | null = null; // bytes of response left before the cut
     let how: "close" | "reset" = "close";
     let answered = false;
+    let edit: ((packet: string) => string) | null = null;
     client.on("data", (chunk: Buffer) => {
       if (answered) return;
       for (const match of chunk.toString("latin1").matchAll(/^([A-Z]+ \S+) HTTP\/1\.1\r$/gm)) {
@@ -49,6 +59,10 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
           server.destroy();
           return;
         }
+        if (rewrite?.pattern.test(line)) {
+          edit = rewrite.edit;
+          rewrite = null;
+        }
         if (armed?.pattern.test(line)) {
           cutAfter = armed.bytes;
           how = armed.how;
@@ -57,7 +71,14 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
       }
       server.write(chunk);
     });
-    server.on("data", (chunk: Buffer) => {
+    server.on("data", (packet: Buffer) => {
+      let chunk = packet;
+      if (edit) {
+        const edited = edit(chunk.toString("latin1"));
+        if (edited !== chunk.toString("latin1")) rewrites++;
+        chunk = Buffer.from(edited, "latin1");
+        edit = null;
+      }
       if (cutAfter === null) {
         client.write(chunk);
         return;
@@ -98,6 +119,12 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
     requests,
     get cuts() {
       return cuts;
+    },
+    get rewrites() {
+      return rewrites;
+    },
+    rewriteNext(pattern, edit) {
+      rewrite = { pattern, edit };
     },
     cutNext(pattern, bytes, how = "close") {
       armed = { pattern, bytes, how };
