@@ -4,7 +4,8 @@
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
-//   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server (comma-separated)
+//   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server, pages (comma-separated)
+//   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M)
 
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { csvData, jsonData, xlsxData } from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate } from "./_measure.mjs";
-import { KEYS, loadCampaigns, startServe, syncFile } from "./server.mjs";
+import { accountOfUsers, KEYS, loadCampaigns, startServe, syncFile, timeGets } from "./server.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CLI = `${root}dist/cli.js`;
@@ -197,5 +198,37 @@ if (runs("server") && !process.env.BENCH_SKIP_SERVER) {
     );
   } finally {
     await server.stop();
+  }
+}
+
+// ── the server: an app account's users page by page, 4 M of them ──
+if (runs("pages") && !process.env.BENCH_SKIP_SERVER) {
+  const users = Number(process.env.BENCH_USERS ?? 4_000_000);
+  line();
+  line(`an app account of ${users.toLocaleString("en-US")} users (every fourth deleted), page by page`);
+  const filled = performance.now();
+  const account = await accountOfUsers(CLI, root, users);
+  line(`  (written into the database in ${((performance.now() - filled) / 1000).toFixed(0)} s)`);
+  const server = await startServe(CLI, root, account.dataDir);
+  try {
+    // the last page of 100: after the position before the last 100 shown users
+    let position = users;
+    for (let shown = 0; shown < 100; ) if (--position % 4 !== 3) shown++;
+    const route = "/v1.0/appAccounts/1/users?limit=100";
+    const first = await timeGets(server.url, route, 20);
+    const last = await timeGets(server.url, `${route}&after=${account.syncId}-${position - 1}`, 20);
+    if (last.body.users.length !== 100 || last.body.next !== null)
+      throw new Error(`the last page is not the last 100 users: ${JSON.stringify(last.body).slice(0, 200)}`);
+    line(
+      `  first page (limit=100):            median ${first.median.toFixed(1)} ms, slowest ${first.slowest.toFixed(1)} ms (20 GETs)`,
+    );
+    line(
+      `  last page by cursor (after=…):     median ${last.median.toFixed(1)} ms, slowest ${last.slowest.toFixed(1)} ms (20 GETs; target ≤ 50 ms: ${check(last.median <= 50)})`,
+    );
+    const byOffset = await timeGets(server.url, `${route}&offset=${account.active - 100}`, 1);
+    line(`  last page by offset (baseline):    ${(byOffset.median / 1000).toFixed(1)} s (1 GET)`);
+  } finally {
+    await server.stop();
+    rmSync(account.dataDir, { recursive: true, force: true });
   }
 }

@@ -7,13 +7,14 @@ import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from "n
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
 import autocannon from "autocannon";
 
 export const KEYS = Array.from({ length: 500 }, (_, i) => `bench-key-${i}`);
 
-/** Starts `syncfile serve` on a fresh data directory; resolves to {url, pid, stop()}. */
-export async function startServe(cli, root) {
-  const data = mkdtempSync(join(tmpdir(), "syncfile-bench-serve-"));
+/** Starts `syncfile serve` on `dataDir` (default: a fresh one, removed at stop); resolves to {url, pid, stop()}. */
+export async function startServe(cli, root, dataDir = null) {
+  const data = dataDir ?? mkdtempSync(join(tmpdir(), "syncfile-bench-serve-"));
   const child = spawn(
     process.execPath,
     [cli, "serve", "--port", "0", "--data", data, "--seed", `${root}fixtures/seed.json`],
@@ -41,7 +42,7 @@ export async function startServe(cli, root) {
     async stop() {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
-      rmSync(data, { recursive: true, force: true });
+      if (!dataDir) rmSync(data, { recursive: true, force: true });
     },
   };
 }
@@ -116,4 +117,66 @@ export async function syncFile(url, pid, path) {
   } finally {
     clearInterval(poll);
   }
+}
+
+/**
+ * A data directory whose app account 1 holds `users` synced users (every fourth deleted, the
+ * rest shown), each holding one of three licenses — written into the embedded database
+ * directly, as a sync would leave them (a sync of a file that large takes minutes; what is
+ * measured here is reading the pages). Resolves to {dataDir, syncId, positions}.
+ */
+export async function accountOfUsers(cli, root, users) {
+  const dataDir = mkdtempSync(join(tmpdir(), "syncfile-bench-users-"));
+  const server = await startServe(cli, root, dataDir); // creates the database and its tables
+  await server.stop();
+  const db = await PGlite.create(join(dataDir, "db"));
+  try {
+    const { rows } = await db.query(
+      `INSERT INTO syncs (app_account, file_id, format, state, started_at, finished_at)
+       VALUES (1, 0, 'json', 'applied', now(), now()) RETURNING id`,
+    );
+    const syncId = Number(rows[0].id);
+    await db.query(
+      `INSERT INTO account_users (sync_id, idx, email, first_name, last_name, status)
+       SELECT $1, i, 'user' || i || '@example.com', 'First' || i, 'Last' || i,
+              CASE WHEN i % 4 = 3 THEN 'deleted' ELSE 'active' END
+       FROM generate_series(0, $2::int - 1) AS i`,
+      [syncId, users],
+    );
+    await db.query(
+      `INSERT INTO account_licenses (sync_id, idx, name, price_per_user, currency)
+       VALUES ($1, 0, 'Basic', 500, 'USD'), ($1, 1, 'Pro', 1250, 'USD'), ($1, 2, 'Enterprise', 4000, 'USD')`,
+      [syncId],
+    );
+    await db.query(
+      `INSERT INTO account_license_users (sync_id, license_idx, idx, email, license_status)
+       SELECT $1, i % 3, i / 3, 'user' || i || '@example.com', 'active' FROM generate_series(0, $2::int - 1) AS i`,
+      [syncId, users],
+    );
+    const active = users - Math.floor(users / 4);
+    await db.query(`UPDATE syncs SET summary = $2 WHERE id = $1`, [
+      syncId,
+      JSON.stringify({ idSync: syncId, users, activeUsers: active, licenses: 3, licenseUsers: users }),
+    ]);
+    await db.query("INSERT INTO app_accounts (id, current_sync) VALUES (1, $1)", [syncId]);
+    await db.query("ANALYZE");
+    return { dataDir, syncId, active };
+  } finally {
+    await db.close();
+  }
+}
+
+/** `times` GETs of `route` one after the other; resolves to the median and slowest in ms, and the last body. */
+export async function timeGets(url, route, times) {
+  const ms = [];
+  let body = null;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    const r = await fetch(`${url}${route}`, { headers: { authorization: `Bearer ${KEYS[2]}` } });
+    body = await r.json();
+    ms.push(performance.now() - started);
+    if (!r.ok) throw new Error(`GET ${route}: ${r.status} ${JSON.stringify(body)}`);
+  }
+  const sorted = ms.sort((a, b) => a - b);
+  return { median: sorted[Math.floor(times / 2)], slowest: sorted.at(-1), body };
 }
