@@ -34,11 +34,7 @@ export class AccessReviews {
   /** The executions in buckets, newest first, at most `limit` each; finished ones after `completedAfter` only. */
   async list(limit: number, completedAfter: Date | null): Promise<ExecutionList> {
     const now = new Date(this.#clock());
-    const [completed, archived, running] = await Promise.all([
-      this.#repository.finished(["completed", "endedEarly"], limit, completedAfter, now),
-      this.#repository.finished(["archived"], limit, completedAfter, now),
-      this.#repository.running(limit, now),
-    ]);
+    const { completed, archived, running } = await this.#repository.executions(limit, completedAfter, now);
     const shown = (list: StoredExecution[]) => list.map((e) => execution(e, now));
     return {
       completedExecutions: shown(completed),

@@ -109,6 +109,9 @@ export interface StoredExecution {
   reportFileId: number | null;
 }
 
+/** The lists of the executions' list. */
+export type Bucket = "completed" | "archived" | "running";
+
 /** A finished execution whose report archive is to be made, with its applications. */
 export interface DueReport extends StoredExecution {
   completionTime: Date;
@@ -120,17 +123,15 @@ export interface AccessReviewsRepository {
   /** Adds the seed's campaigns and executions that are not there yet (relative times from `now`). */
   addSeed(seed: Seed, now: Date): Promise<void>;
   /**
-   * At most `limit` executions finished by `now` in `states`, newest first (and finished after
-   * `completedAfter` only, when given).
+   * The executions by bucket as of `now`, each newest first and at most `limit` long: finished
+   * and completed or ended early, finished and archived (both finished after `completedAfter`
+   * only, when given), and still running (latest started first).
    */
-  finished(
-    states: readonly ExecutionState[],
+  executions(
     limit: number,
     completedAfter: Date | null,
     now: Date,
-  ): Promise<StoredExecution[]>;
-  /** At most `limit` executions still running at `now`, latest started first. */
-  running(limit: number, now: Date): Promise<StoredExecution[]>;
+  ): Promise<Record<Bucket, StoredExecution[]>>;
   /**
    * Claims the executions finished by `dueBefore` that have no report and no claim younger
    * than `staleBefore`, so that one server makes each archive.
