@@ -1,5 +1,22 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { POSTGRES_URL, postgresUnavailable } from "./test/support/postgres.js";
+
+// The HTTP suite runs a second time on the PostgreSQL backend when a PostgreSQL server answers
+// (SYNCFILE_TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+const postgres = await postgresUnavailable();
+if (postgres !== null) {
+  if (process.env.SYNCFILE_REQUIRE_POSTGRES === "1") {
+    throw new Error(`SYNCFILE_REQUIRE_POSTGRES=1 but ${postgres}`);
+  }
+  process.stdout.write(`the PostgreSQL suite (e2e-postgres) is skipped: ${postgres}\n`);
+}
+const HTTP_SUITE = [
+  "test/e2e/server.test.ts",
+  "test/e2e/client.test.ts",
+  "test/e2e/reports.test.ts",
+  "test/postgres/**/*.test.ts", // what only several instances on one database can show
+];
 
 export default defineConfig({
   // the examples import the package by name, as a user would
@@ -27,6 +44,19 @@ export default defineConfig({
         test: { name: "unit", include: ["test/unit/**/*.test.ts", "src/**/*.test.ts"] },
       },
       { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"] } },
+      ...(postgres === null
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: "e2e-postgres",
+                include: HTTP_SUITE,
+                env: { SYNCFILE_TEST_BACKEND: "postgres", SYNCFILE_TEST_POSTGRES_URL: POSTGRES_URL },
+                globalSetup: ["test/support/postgresSetup.ts"],
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -1,6 +1,7 @@
 // `syncfile serve`: the service of the interface document on this machine, for developing
 // and testing integrations (or running it for a team). Nothing to install: the metadata is in
-// an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data.
+// an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data; with --database,
+// the metadata is on a PostgreSQL server, which several instances can share.
 
 import { Command } from "commander";
 import type { SyncfileServer } from "../server/options.js";
@@ -13,6 +14,7 @@ interface ServeFlags {
   host: string;
   port: number;
   data: string;
+  database?: string;
   seed?: string;
   displayCurrency: string;
   sourceCurrency?: string;
@@ -27,6 +29,10 @@ export function serveCommand(result: { code: number }): Command {
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--port <port>", "port to listen on (0 picks a free one)", wholeNumber("--port", 0), 8080)
     .option("--data <dir>", "where the database and the files are kept", "syncfile-data")
+    .option(
+      "--database <url>",
+      "a PostgreSQL server for the metadata, postgres://user@host:5432/db (default: embedded in --data; env SYNCFILE_DATABASE_URL)",
+    )
     .option("--seed <file>", "campaigns and executions to add (JSON; see fixtures/seed.json)")
     .option("--display-currency <code>", "the organisation's display currency for prices", "USD")
     .option("--source-currency <code>", "the currency of the files' cents (default: the display currency)")
@@ -43,6 +49,9 @@ API keys come from SYNCFILE_API_KEYS (comma-separated). Without it, the server c
 on its first start, keeps it in <data>/api-key and prints it that once.
 
 Everything survives a restart; a second server on the same --data shares its database.
+With --database (or SYNCFILE_DATABASE_URL), several instances share one PostgreSQL database:
+its schema is migrated at start, rate limits are counted for all of them together, and one
+sync runs at a time among them. Give them the same --data (a shared folder) for the files.
 Stop it with Ctrl-C.
 
 Example:
@@ -58,16 +67,24 @@ async function runServe(flags: ServeFlags): Promise<number> {
     flags.rates === undefined
       ? undefined
       : readRates(flags.rates, flags.sourceCurrency ?? flags.displayCurrency);
+  const database = flags.database ?? (process.env.SYNCFILE_DATABASE_URL || undefined);
+  if (database !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(database)) {
+    throw new UsageError(
+      `${flags.database === undefined ? "SYNCFILE_DATABASE_URL" : "--database"} must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile`,
+    );
+  }
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
-  const [{ createServer }, { SeedError }, { ApiKeys }] = await Promise.all([
+  const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError, redact }] = await Promise.all([
     import("../server/createServer.js"),
     import("../server/seed.js"),
     import("../server/ApiKeys.js"),
+    import("../server/repositories/postgres.js"),
   ]);
   let server: SyncfileServer;
   try {
     server = await createServer({
       dataDir: flags.data,
+      ...(database ? { database } : {}),
       host: flags.host,
       port: flags.port,
       displayCurrency: flags.displayCurrency,
@@ -80,6 +97,10 @@ async function runServe(flags: ServeFlags): Promise<number> {
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e instanceof RangeError || e instanceof SeedError) throw new UsageError(e.message);
+    if (e instanceof DatabaseError) {
+      process.stderr.write(`syncfile: ${e.message}\n`);
+      return EXIT.unreadable;
+    }
     if (e.code === "EADDRINUSE") {
       process.stderr.write(
         `syncfile: cannot listen on ${flags.host}:${flags.port}: the port is in use (choose another with --port)\n`,
@@ -100,7 +121,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
     process.stdout.write(`API key: the one in ${flags.data}/api-key\n`);
   }
   process.stdout.write(
-    `syncfile serve: listening on ${server.url} (data in ${flags.data})\n` +
+    `syncfile serve: listening on ${server.url} (${database ? `metadata in ${redact(database)}, files in` : "data in"} ${flags.data})\n` +
       `  the interface: ${server.url}/openapi.json (OpenAPI 3.1), ${server.url}/docs (reference)\n`,
   );
   const stop = () => {

@@ -11,6 +11,7 @@ import { buildApp } from "./app.js";
 import { BlobStore } from "./BlobStore.js";
 import type { ServerOptions, SyncfileServer } from "./options.js";
 import { openEmbedded } from "./repositories/embedded.js";
+import { openPostgres } from "./repositories/postgres.js";
 import { SyncRunner } from "./SyncRunner.js";
 import { checkSeed, readSeed } from "./seed.js";
 
@@ -27,7 +28,9 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   const currency = { displayCurrency, sourceCurrency, ...(options.rates ? { rates: options.rates } : {}) };
   const maxUploadBytes = options.maxUploadBytes ?? 5 * 1024 ** 3;
 
-  const { files, syncs, appAccounts, accessReviews, rateLimits, close } = await openEmbedded(dataDir);
+  const { files, syncs, appAccounts, accessReviews, rateLimits, close } = options.database
+    ? await openPostgres(options.database)
+    : await openEmbedded(dataDir);
   const blobs = BlobStore.open(dataDir);
   const reviews = new AccessReviews(accessReviews, blobs, options.reportDelayMs ?? 5000, clock);
   const runner = new SyncRunner(files, syncs, blobs, currency);

@@ -8,6 +8,8 @@ import type { Seed } from "./seed.js";
 export interface ServerOptions {
   /** Where metadata and blobs live; created when missing. */
   dataDir: string;
+  /** A PostgreSQL server for the metadata (postgres://…), for several instances; default: PGlite in dataDir. */
+  database?: string;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 8080; 0 picks a free port. */

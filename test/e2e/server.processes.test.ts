@@ -166,6 +166,36 @@ describe("syncfile serve", () => {
     ).toBe(200);
   }, 120_000);
 
+  it("refuses a --database that is not a PostgreSQL URL with exit 2, and one that does not answer with exit 3 and one line", async () => {
+    const data = await dataDir();
+    const mysql = await runCli([
+      "serve",
+      "--data",
+      data,
+      "--database",
+      "mysql://root@127.0.0.1/x",
+      "--port",
+      "0",
+    ]);
+    expect(mysql.code).toBe(2);
+    expect(mysql.stderr).toBe(
+      "syncfile: --database must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile\n",
+    );
+    const closed = await runCli([
+      "serve",
+      "--data",
+      data,
+      "--database",
+      "postgres://someone:secret@127.0.0.1:1/syncfile",
+      "--port",
+      "0",
+    ]);
+    expect(closed.code).toBe(3);
+    expect(closed.stderr).toBe(
+      "syncfile: cannot use the database postgres://someone:***@127.0.0.1:1/syncfile: connect ECONNREFUSED 127.0.0.1:1\n",
+    );
+  });
+
   it("refuses a bad seed and an unknown currency with exit 2, a port in use with exit 3", async () => {
     const seed = await runCli([
       "serve",

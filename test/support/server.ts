@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { createServer, type ServerOptions, type SyncfileServer } from "../../src/server/index.js";
 import { Database } from "../../src/server/repositories/Database.js";
 import { cli, root } from "./paths.js";
+import { BACKEND, createTestDatabase } from "./postgres.js";
 
 /** A clock a test moves by hand. */
 export class TestClock {
@@ -59,6 +60,11 @@ let template: Promise<string> | null = null;
  * PostgreSQL cluster takes seconds; copying a closed one, milliseconds).
  */
 export async function dataDir(): Promise<string> {
+  if (BACKEND === "postgres") {
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-server-test-")); // blobs only: the metadata is in PostgreSQL
+    made.push(dir);
+    return dir;
+  }
   template ??= (async () => {
     const dir = mkdtempSync(join(tmpdir(), "syncfile-server-template-"));
     made.push(dir);
@@ -77,12 +83,16 @@ export function removeDataDirs(): void {
   template = null;
 }
 
-/** A server on a free port with the test keys, a test clock and no background report timer. */
+/**
+ * A server on a free port with the test keys, a test clock and no background report timer; on
+ * the backend the test project runs (in the e2e-postgres project: a new PostgreSQL database).
+ */
 export async function startServer(
   options: Partial<ServerOptions> & { clock?: () => number } = {},
 ): Promise<SyncfileServer> {
   return createServer({
     dataDir: options.dataDir ?? (await dataDir()),
+    ...(BACKEND === "postgres" ? { database: await createTestDatabase() } : {}),
     port: 0,
     apiKeys: [KEY, OTHER_KEY],
     backgroundReports: false,

@@ -23,39 +23,40 @@ const MEMORY_ROWS = 50_000;
 
 /** Syncs in a PostgreSQL database, locked by a row that names the holding process. */
 export class SqlSyncsRepository implements SyncsRepository {
-  readonly #db: Sql;
-
-  constructor(db: Sql) {
-    this.#db = db;
-  }
+  constructor(protected readonly db: Sql) {}
 
   async start(
     fileId: number,
     appAccount: number,
     format: "json" | "csv",
   ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }> {
-    const { rows } = await this.#db.query<{ id: number }>(
-      "INSERT INTO syncs (app_account, file_id, format, state, started_at) VALUES ($1, $2, $3, 'running', now()) RETURNING id",
-      [appAccount, fileId, format],
-    );
-    const syncId = (rows[0] as { id: number }).id;
+    const syncId = await this.record(fileId, appAccount, format);
     let holder: { sync_id: number; holder_pid: number; started_at: Date } | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
-      const taken = await this.#db.query(
+      const taken = await this.db.query(
         "INSERT INTO sync_lock (id, sync_id, holder_pid, started_at) VALUES (1, $1, $2, now()) ON CONFLICT (id) DO NOTHING",
         [syncId, process.pid],
       );
       if (taken.rowCount === 1) return { syncId };
-      const held = await this.#db.query<{ sync_id: number; holder_pid: number; started_at: Date }>(
+      const held = await this.db.query<{ sync_id: number; holder_pid: number; started_at: Date }>(
         "SELECT sync_id, holder_pid, started_at FROM sync_lock WHERE id = 1",
       );
       holder = held.rows[0];
       if (holder && processAlive(holder.holder_pid)) break;
-      if (holder) await this.#abandon(holder.sync_id);
+      if (holder) await this.abandon(holder.sync_id);
     }
-    await this.#finish(this.#db, syncId, "rejected", null);
+    await this.finish(this.db, syncId, "rejected", null);
     // a holder that let go between our two looks: "starting" names the sync that now holds it
     return { busy: { syncId: holder?.sync_id ?? syncId, startedAt: holder?.started_at ?? new Date() } };
+  }
+
+  /** Records a new running sync; resolves to its id. */
+  protected async record(fileId: number, appAccount: number, format: string): Promise<number> {
+    const { rows } = await this.db.query<{ id: number }>(
+      "INSERT INTO syncs (app_account, file_id, format, state, started_at) VALUES ($1, $2, $3, 'running', now()) RETURNING id",
+      [appAccount, fileId, format],
+    );
+    return (rows[0] as { id: number }).id;
   }
 
   rows(): SyncRows {
@@ -65,18 +66,18 @@ export class SqlSyncsRepository implements SyncsRepository {
   async load(syncId: number, rows: SyncRows, currency: string): Promise<void> {
     const spilled = rows as SpilledRows;
     await inBatches(spilled.userRows, (batch) =>
-      this.#db.query(ACCOUNT_USERS.insert, ACCOUNT_USERS.parameters(syncId, {}, batch)),
+      this.db.query(ACCOUNT_USERS.insert, ACCOUNT_USERS.parameters(syncId, {}, batch)),
     );
     await inBatches(spilled.licenseRows, (batch) =>
-      this.#db.query(ACCOUNT_LICENSES.insert, ACCOUNT_LICENSES.parameters(syncId, { currency }, batch)),
+      this.db.query(ACCOUNT_LICENSES.insert, ACCOUNT_LICENSES.parameters(syncId, { currency }, batch)),
     );
     await inBatches(spilled.licenseUserRows, (batch) =>
-      this.#db.query(ACCOUNT_LICENSE_USERS.insert, ACCOUNT_LICENSE_USERS.parameters(syncId, {}, batch)),
+      this.db.query(ACCOUNT_LICENSE_USERS.insert, ACCOUNT_LICENSE_USERS.parameters(syncId, {}, batch)),
     );
   }
 
   async apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void> {
-    const previous = await this.#db.transaction(async (tx) => {
+    const previous = await this.db.transaction(async (tx) => {
       const { rows: before } = await tx.query<{ current_sync: number | null }>(
         "SELECT current_sync FROM app_accounts WHERE id = $1 FOR UPDATE",
         [appAccount],
@@ -86,43 +87,48 @@ export class SqlSyncsRepository implements SyncsRepository {
          ON CONFLICT (id) DO UPDATE SET current_sync = $2, updated_at = now()`,
         [appAccount, syncId],
       );
-      await this.#finish(tx, syncId, "applied", summary);
+      await this.finish(tx, syncId, "applied", summary);
       return before[0]?.current_sync ?? null;
     });
     if (previous !== null) await this.#deleteRows(previous);
   }
 
   async end(syncId: number, state: SyncEnd): Promise<void> {
-    await this.#finish(this.#db, syncId, state, null);
+    await this.finish(this.db, syncId, state, null);
     await this.#deleteRows(syncId);
   }
 
   async release(syncId: number): Promise<void> {
-    await this.#db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]);
+    await this.db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]);
   }
 
   async recover(): Promise<void> {
-    const { rows } = await this.#db.query<{ sync_id: number; holder_pid: number }>(
+    const { rows } = await this.db.query<{ sync_id: number; holder_pid: number }>(
       "SELECT sync_id, holder_pid FROM sync_lock",
     );
-    for (const lock of rows) if (!processAlive(lock.holder_pid)) await this.#abandon(lock.sync_id);
-    const { rows: stale } = await this.#db.query<{ id: number }>(
+    for (const lock of rows) if (!processAlive(lock.holder_pid)) await this.abandon(lock.sync_id);
+    const { rows: stale } = await this.db.query<{ id: number }>(
       "SELECT id FROM syncs WHERE state = 'running' AND id NOT IN (SELECT sync_id FROM sync_lock)",
     );
-    for (const sync of stale) await this.#abandon(sync.id);
+    for (const sync of stale) await this.abandon(sync.id);
   }
 
   /** Marks a sync whose server died as abandoned, drops its rows and its lock. */
-  async #abandon(syncId: number): Promise<void> {
-    await this.#db.query(
+  protected async abandon(syncId: number): Promise<void> {
+    await this.db.query(
       "UPDATE syncs SET state = 'abandoned', finished_at = now() WHERE id = $1 AND state = 'running'",
       [syncId],
     );
     await this.#deleteRows(syncId);
-    await this.release(syncId);
+    await this.db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]);
   }
 
-  async #finish(on: Queryable, syncId: number, state: string, summary: SyncSummary | null): Promise<void> {
+  protected async finish(
+    on: Queryable,
+    syncId: number,
+    state: string,
+    summary: SyncSummary | null,
+  ): Promise<void> {
     await on.query("UPDATE syncs SET state = $2, finished_at = now(), summary = $3 WHERE id = $1", [
       syncId,
       state,
@@ -132,7 +138,7 @@ export class SqlSyncsRepository implements SyncsRepository {
 
   async #deleteRows(syncId: number): Promise<void> {
     for (const table of ACCOUNT_TABLES) {
-      await this.#db.query(`DELETE FROM ${table.name} WHERE sync_id = $1`, [syncId]);
+      await this.db.query(`DELETE FROM ${table.name} WHERE sync_id = $1`, [syncId]);
     }
   }
 }

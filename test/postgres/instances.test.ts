@@ -1,0 +1,90 @@
+// Several instances on one PostgreSQL database and one storage, as a team runs the service:
+// they migrate once when they start together, allow the documented rate together (not each),
+// and run one sync at a time between them.
+
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { createTestDatabase } from "../support/postgres.js";
+import {
+  call,
+  dataDir,
+  holdSync,
+  removeDataDirs,
+  startServer,
+  TestClock,
+  upload,
+} from "../support/server.js";
+
+const started: SyncfileServer[] = [];
+afterAll(async () => {
+  for (const server of started) await server.close().catch(() => {});
+  removeDataDirs();
+});
+
+/** `count` instances on one new database and one data directory (the blobs), with one clock. */
+async function instances(count: number, clock = new TestClock()) {
+  const database = await createTestDatabase();
+  const data = await dataDir();
+  const servers = await Promise.all(
+    Array.from({ length: count }, () => startServer({ dataDir: data, database, clock: clock.read })),
+  );
+  started.push(...servers);
+  return { servers, database, data, clock };
+}
+
+describe("instances on one PostgreSQL database", () => {
+  it("migrate once when three start together", async () => {
+    const { database } = await instances(3);
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT version FROM syncfile_migrations ORDER BY version");
+      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("allow an operation's rate per key together: 200 upload URLs a minute across two instances, then 429 on both", async () => {
+    const { servers, clock } = await instances(2);
+    const ask = (i: number) =>
+      call(
+        (servers[i % 2] as SyncfileServer).url,
+        "GET",
+        `/v1.0/files/url?name=f${i}.json&type=application/json`,
+      );
+    for (let i = 0; i < 200; i++) expect((await ask(i)).status, `call ${i + 1}`).toBe(200);
+    const [a, b] = [await ask(0), await ask(1)];
+    expect([a.status, b.status]).toEqual([429, 429]);
+    expect(a.body.message).toMatch(
+      /^rate limit: 200 GET \/v1\.0\/files\/url calls a minute per API key; retry in \d+ s$/,
+    );
+    clock.advance(60_000);
+    expect((await ask(2)).status).toBe(200);
+  });
+
+  it("run one sync at a time between them: a sync on one is a 409 on the other until it ends", async () => {
+    const { servers, data } = await instances(2);
+    const [one, two] = servers as [SyncfileServer, SyncfileServer];
+    const held = await holdSync(one.url, data);
+    const idFile = await upload(
+      two.url,
+      "users.json",
+      '{"users": [{"email": "a@example.com"}], "licenses": []}',
+    );
+    const refused = await call(two.url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 3 },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(
+      /^another sync is running \(sync \d+, started .*\); only one sync runs at a time/,
+    );
+    await held.release();
+    expect((await held.answer).status).toBe(200);
+    const after = await call(two.url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 3 },
+    });
+    expect(after.status).toBe(200);
+  });
+});
