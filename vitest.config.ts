@@ -9,7 +9,11 @@ if (postgres !== null) {
   if (process.env.SYNCFILE_REQUIRE_POSTGRES === "1") {
     throw new Error(`SYNCFILE_REQUIRE_POSTGRES=1 but ${postgres}`);
   }
-  process.stdout.write(`the PostgreSQL suite (e2e-postgres) is skipped: ${postgres}\n`);
+  // said once, though vitest reads this file again for each project
+  if (!process.env.SYNCFILE_POSTGRES_SKIP_SAID) {
+    process.env.SYNCFILE_POSTGRES_SKIP_SAID = "1";
+    process.stdout.write(`the PostgreSQL suite (e2e-postgres) is skipped: ${postgres}\n`);
+  }
 }
 const HTTP_SUITE = [
   "test/e2e/server.test.ts",
