@@ -2,9 +2,11 @@
 // they migrate once when they start together, allow the documented rate together (not each),
 // and run one sync at a time between them.
 
+import { readFileSync } from "node:fs";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
+import { fixture } from "../support/paths.js";
 import { createTestDatabase } from "../support/postgres.js";
 import {
   call,
@@ -23,11 +25,13 @@ afterAll(async () => {
 });
 
 /** `count` instances on one new database and one data directory (the blobs), with one clock. */
-async function instances(count: number, clock = new TestClock()) {
+async function instances(count: number, clock = new TestClock(), seed?: unknown) {
   const database = await createTestDatabase();
   const data = await dataDir();
   const servers = await Promise.all(
-    Array.from({ length: count }, () => startServer({ dataDir: data, database, clock: clock.read })),
+    Array.from({ length: count }, () =>
+      startServer({ dataDir: data, database, clock: clock.read, ...(seed ? { seed: seed as never } : {}) }),
+    ),
   );
   started.push(...servers);
   return { servers, database, data, clock };
@@ -86,5 +90,22 @@ describe("instances on one PostgreSQL database", () => {
       json: { idFile, idAppAccount: 3 },
     });
     expect(after.status).toBe(200);
+  });
+
+  it("make each report archive once, whichever instances look for due reports at the same time", async () => {
+    const seed = JSON.parse(readFileSync(fixture("seed.json"), "utf8"));
+    const { servers, clock } = await instances(3, new TestClock(), seed);
+    clock.advance(60_000); // past the report delay of every finished execution
+    const made = await Promise.all(servers.map((s) => s.generateReports()));
+    const list = await call((servers[0] as SyncfileServer).url, "GET", "/v1.0/accessReviews/campaigns");
+    const finished = [
+      ...(list.body.completedExecutions as { reportFileId: number | null }[]),
+      ...(list.body.archivedExecutions as { reportFileId: number | null }[]),
+    ];
+    expect(finished.length).toBeGreaterThan(3);
+    expect(made.reduce((a, b) => a + b, 0)).toBe(finished.length);
+    const ids = finished.map((e) => e.reportFileId);
+    expect(ids.every((id) => typeof id === "number")).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
