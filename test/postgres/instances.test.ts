@@ -108,4 +108,26 @@ describe("instances on one PostgreSQL database", () => {
     expect(ids.every((id) => typeof id === "number")).toBe(true);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it("load a sync's rows as they were written: tabs, line ends, backslashes, quotes, \\N, roles and dates", async () => {
+    const { servers } = await instances(1);
+    const url = (servers[0] as SyncfileServer).url;
+    const user = {
+      email: "tab@example.com",
+      id: "a\tb\\N",
+      firstName: "Line\nend\r\\back",
+      lastName: 'quote "x" é 𝄞',
+      roles: ["Admin\t1", "\\N"],
+      lastUsedDate: "2026-02-28",
+    };
+    const doc = JSON.stringify({
+      users: [user],
+      licenses: [{ name: "Pro\\x", users: [{ email: user.email }] }],
+    });
+    const idFile = await upload(url, "odd.json", doc);
+    const sync = await call(url, "PUT", "/v1.0/services/sync/custom", { json: { idFile, idAppAccount: 8 } });
+    expect(sync.status).toBe(200);
+    const page = await call(url, "GET", "/v1.0/appAccounts/8/users");
+    expect(page.body.users).toEqual([{ ...user, licenses: [{ name: "Pro\\x", licenseStatus: "active" }] }]);
+  });
 });

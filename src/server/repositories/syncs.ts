@@ -144,7 +144,7 @@ export class SqlSyncsRepository implements SyncsRepository {
 }
 
 /** A sync's rows as the account tables take them, in memory up to a point and then on disk. */
-class SpilledRows implements SyncRows {
+export class SpilledRows implements SyncRows {
   readonly userRows = new SpillList<Cell[]>(MEMORY_ROWS);
   readonly licenseRows = new SpillList<Cell[]>(MEMORY_ROWS);
   readonly licenseUserRows = new SpillList<Cell[]>(MEMORY_ROWS);
