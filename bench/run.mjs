@@ -4,9 +4,12 @@
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
-//   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server, pages (comma-separated)
+//   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server, pages, postgres (comma-separated)
 //   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M)
+//   part postgres: a sync on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
+//   postgres://postgres@127.0.0.1:5432/postgres: a database is created and dropped; skipped when none answers)
 
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -230,5 +233,55 @@ if (runs("pages") && !process.env.BENCH_SKIP_SERVER) {
   } finally {
     await server.stop();
     rmSync(account.dataDir, { recursive: true, force: true });
+  }
+}
+
+// ── the server on each backend: the same sync, embedded (PGlite) and PostgreSQL (COPY) ──
+if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
+  const admin = new URL(process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+  const psql = (sql) =>
+    execFileSync("psql", [admin.href, "-c", sql], { stdio: ["ignore", "ignore", "pipe"] });
+  let reachable = true;
+  try {
+    psql("SELECT 1");
+  } catch {
+    reachable = false;
+    line();
+    line(`(the PostgreSQL part is skipped: nothing answers at ${admin.href}, or psql is missing)`);
+  }
+  if (reachable) {
+    const data = await jsonData(100);
+    line();
+    line(
+      `a sync of ${(data.bytes / 1e6).toFixed(0)} MB JSON on each backend (alternating, ${ROUNDS} rounds)`,
+    );
+    const seconds = { embedded: [], postgres: [] };
+    const rss = { embedded: 0, postgres: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const backend of ["embedded", "postgres"]) {
+        const name = `syncfile_bench_${process.pid}_${round}`;
+        if (backend === "postgres") {
+          psql(`CREATE DATABASE ${name}`);
+          const url = new URL(admin);
+          url.pathname = `/${name}`;
+          process.env.SYNCFILE_DATABASE_URL = url.href;
+        } else delete process.env.SYNCFILE_DATABASE_URL;
+        const server = await startServe(CLI, root);
+        try {
+          const sync = await syncFile(server.url, server.pid, data.path);
+          seconds[backend].push(sync.seconds);
+          rss[backend] = Math.max(rss[backend], sync.rss);
+        } finally {
+          await server.stop();
+          delete process.env.SYNCFILE_DATABASE_URL;
+          if (backend === "postgres") psql(`DROP DATABASE ${name} WITH (FORCE)`);
+        }
+      }
+    }
+    for (const backend of ["embedded", "postgres"]) {
+      line(
+        `  ${backend.padEnd(9)} ${median(seconds[backend]).toFixed(1)} s (median), server peak RSS ${mb(rss[backend]).trim()}`,
+      );
+    }
   }
 }
