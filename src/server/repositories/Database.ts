@@ -38,10 +38,18 @@ interface Owned {
 
 // the longest Unix socket path is 107 bytes: long data directories get theirs in the temp folder
 const SOCKET_NAME = ".s.PGSQL.5432";
-const INT8 = 20;
 // small caches: the operating system caches the files too, and a local server should stay light
 const SETTINGS = ["shared_buffers = 32MB", "wal_buffers = 2MB"];
+const INT8 = 20;
 const NUMERIC = 1700;
+
+/** How results are read: ids and counts fit in a double here; money stays exact as integers too. */
+export const TYPES = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8 || oid === NUMERIC
+      ? Number
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
 
 /** The server's database. */
 export class Database implements Sql {
@@ -164,13 +172,7 @@ export class Database implements Sql {
       user: "postgres",
       database: "postgres",
       max: 8,
-      types: {
-        // ids and counts fit in a double here; money stays exact as integers too
-        getTypeParser: ((oid: number, format?: "text" | "binary") =>
-          oid === INT8 || oid === NUMERIC
-            ? Number
-            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
+      types: TYPES,
     });
     pool.on("error", () => {}); // an idle client lost with the owner: the next query reconnects
     return pool;

@@ -21,13 +21,11 @@ import {
 import { SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
-import type { Queryable, Sql } from "./Database.js";
+import { type Queryable, type Sql, TYPES } from "./Database.js";
 import { SqlFilesRepository } from "./files.js";
 import { type SpilledRows, SqlSyncsRepository } from "./syncs.js";
 import type { RateLimitsRepository, Repositories, SyncRows } from "./types.js";
 
-const INT8 = 20;
-const NUMERIC = 1700;
 // advisory lock keys: "sync" in ASCII, then what each guards
 const MIGRATION_LOCK = 0x73796e63_01;
 const SYNC_LOCK = 0x73796e63_02;
@@ -51,13 +49,7 @@ export class PgDatabase implements Sql {
     this.pool = new pg.Pool({
       connectionString: url,
       max: 10,
-      types: {
-        // ids and counts fit in a double here; money stays exact as integers too
-        getTypeParser: ((oid: number, format?: "text" | "binary") =>
-          oid === INT8 || oid === NUMERIC
-            ? Number
-            : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
+      types: TYPES,
     });
     this.pool.on("error", () => {}); // an idle connection lost: the next query opens another
   }
