@@ -5,8 +5,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsPlugin from "ajv-formats";
 import { schemas } from "./schemas.js";
 
-// ajv-formats is CommonJS: its default export arrives as the module object or the function
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
+/** ajv-formats' plugin (CommonJS: its default export arrives as the module object or the function). */
+export const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
   addFormatsPlugin) as typeof addFormatsPlugin.default;
 
 /** The compiled validators by record kind, and for a whole (small) document. */

@@ -4,13 +4,9 @@
 
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsPlugin from "ajv-formats";
 import seedSchema from "../../schemas/seed.schema.json" with { type: "json" };
 import type { ExecutionState } from "../http/operations.js";
-
-// ajv-formats is CommonJS: its default export arrives as the module object or the function
-const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
-  addFormatsPlugin) as typeof addFormatsPlugin.default;
+import { addFormats } from "../schema/validators.js";
 
 /** One application of a campaign, with how many of its users are reviewed. */
 export interface SeedApplication {

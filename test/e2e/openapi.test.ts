@@ -5,9 +5,9 @@
 import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsPlugin from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/http/operations.js";
+import { addFormats } from "../../src/schema/validators.js";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { startCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
@@ -69,8 +69,6 @@ describe("GET /openapi.json", () => {
 describe("what the operations answer", () => {
   it("is what the document says, for every operation that answers a body", async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
-    const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
-      addFormatsPlugin) as typeof addFormatsPlugin.default;
     const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
     const answers: Record<string, unknown> = {};
     const base = server.url;

@@ -181,6 +181,13 @@ describe("syncfile serve", () => {
     expect(mysql.stderr).toBe(
       "syncfile: --database must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile\n",
     );
+    const fromEnv = await runCli(["serve", "--data", data, "--port", "0"], {
+      env: { ...process.env, SYNCFILE_DATABASE_URL: "sqlite:x.db" },
+    });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toBe(
+      "syncfile: SYNCFILE_DATABASE_URL must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile\n",
+    );
     const closed = await runCli([
       "serve",
       "--data",

@@ -98,17 +98,7 @@ export class Database implements Sql {
       await this.#connect();
       client = await (this.#pool as pg.Pool).connect();
     }
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    return inTransaction(client, work);
   }
 
   /** Closes the connection; the owner also closes the database and gives the directory up. */
@@ -210,6 +200,24 @@ export class Database implements Sql {
     if (Buffer.byteLength(join(dir, SOCKET_NAME)) < 100) return dir;
     const hash = createHash("sha256").update(this.#dataDir).digest("hex").slice(0, 12);
     return join(tmpdir(), `syncfile-${hash}`);
+  }
+}
+
+/** Runs `work` in one transaction on `client`, which it then gives back to its pool. */
+export async function inTransaction<T>(
+  client: pg.PoolClient,
+  work: (tx: Queryable) => Promise<T>,
+): Promise<T> {
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
   }
 }
 

@@ -21,7 +21,7 @@ import {
 import { SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
-import { type Queryable, type Sql, TYPES } from "./Database.js";
+import { inTransaction, type Queryable, type Sql, TYPES } from "./Database.js";
 import { SqlFilesRepository } from "./files.js";
 import { type SpilledRows, SqlSyncsRepository } from "./syncs.js";
 import type { RateLimitsRepository, Repositories, SyncRows } from "./types.js";
@@ -62,18 +62,7 @@ export class PgDatabase implements Sql {
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    return inTransaction(await this.pool.connect(), work);
   }
 
   /** Applies the migrations this database has not had yet, one instance at a time. */
