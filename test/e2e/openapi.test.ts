@@ -89,6 +89,7 @@ describe("what the operations answer", () => {
       headers: { "content-type": "application/json" },
       body: bytes,
     });
+    await put.text();
     expect(put.status).toBe(200);
     const { id: idFile } = (await asked("registerFile", "POST", "/v1.0/files", {
       path: target.filePath,
@@ -128,7 +129,10 @@ describe("/docs", () => {
     for (const asset of assets) {
       expect(asset, asset).not.toMatch(/^(https?:)?\/\//);
       const url = new URL(asset, `${server.url}/docs/`);
-      expect((await fetch(url)).status, url.href).toBe(200);
+      // each body read to its end: an unread one holds its connection, and the server's close waits for it
+      const served = await fetch(url);
+      await served.arrayBuffer();
+      expect(served.status, url.href).toBe(200);
     }
     const initializer = await (await fetch(`${server.url}/docs/static/swagger-initializer.js`)).text();
     // what the page is told to load (comments may cite the web; a string to fetch may not)
@@ -147,7 +151,9 @@ describe("syncfile serve", () => {
       expect(stdout).toContain(
         `  the interface: ${url}/openapi.json (OpenAPI 3.1), ${url}/docs (reference)\n`,
       );
-      expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
+      const doc = await fetch(`${url}/openapi.json`);
+      await doc.arrayBuffer();
+      expect(doc.status).toBe(200);
     } finally {
       serve.child.kill("SIGTERM");
       await serve.result;
