@@ -1,9 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { POSTGRES_URL, postgresUnavailable } from "./test/support/postgres.js";
+import { S3_ENV } from "./test/support/s3.js";
 
-// The HTTP suite runs a second time on the PostgreSQL backend when a PostgreSQL server answers
-// (SYNCFILE_TEST_POSTGRES_URL, default postgres://postgres@127.0.0.1:5432/postgres).
+// The HTTP suite runs a second time on PostgreSQL and an S3 bucket (s3rver, started by the
+// tests) when a PostgreSQL server answers (SYNCFILE_TEST_POSTGRES_URL, default
+// postgres://postgres@127.0.0.1:5432/postgres).
 const postgres = await postgresUnavailable();
 if (postgres !== null) {
   if (process.env.SYNCFILE_REQUIRE_POSTGRES === "1") {
@@ -55,7 +57,11 @@ export default defineConfig({
               test: {
                 name: "e2e-postgres",
                 include: HTTP_SUITE,
-                env: { SYNCFILE_TEST_BACKEND: "postgres", SYNCFILE_TEST_POSTGRES_URL: POSTGRES_URL },
+                env: {
+                  SYNCFILE_TEST_BACKEND: "postgres",
+                  SYNCFILE_TEST_POSTGRES_URL: POSTGRES_URL,
+                  ...S3_ENV,
+                },
                 globalSetup: ["test/support/postgresSetup.ts"],
               },
             },

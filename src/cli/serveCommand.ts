@@ -1,7 +1,8 @@
 // `syncfile serve`: the service of the interface document on this machine, for developing
 // and testing integrations (or running it for a team). Nothing to install: the metadata is in
-// an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data; with --database,
-// the metadata is on a PostgreSQL server, which several instances can share.
+// an embedded PostgreSQL (PGlite) and the blobs on disk, both under --data. With --database
+// the metadata is on a PostgreSQL server and with --storage the files in an S3 bucket, which
+// several instances can share.
 
 import { Command } from "commander";
 import type { SyncfileServer } from "../server/options.js";
@@ -15,6 +16,7 @@ interface ServeFlags {
   port: number;
   data: string;
   database?: string;
+  storage?: string;
   seed?: string;
   displayCurrency: string;
   sourceCurrency?: string;
@@ -33,6 +35,10 @@ export function serveCommand(result: { code: number }): Command {
       "--database <url>",
       "a PostgreSQL server for the metadata, postgres://user@host:5432/db (default: embedded in --data; env SYNCFILE_DATABASE_URL)",
     )
+    .option(
+      "--storage <url>",
+      "an S3-compatible bucket for the files, s3://BUCKET[/prefix]?region=…&endpoint=…&forcePathStyle=true (default: --data; env SYNCFILE_STORAGE_URL)",
+    )
     .option("--seed <file>", "campaigns and executions to add (JSON; see fixtures/seed.json)")
     .option("--display-currency <code>", "the organisation's display currency for prices", "USD")
     .option("--source-currency <code>", "the currency of the files' cents (default: the display currency)")
@@ -48,14 +54,19 @@ export function serveCommand(result: { code: number }): Command {
 API keys come from SYNCFILE_API_KEYS (comma-separated). Without it, the server creates one
 on its first start, keeps it in <data>/api-key and prints it that once.
 
-Everything survives a restart; a second server on the same --data shares its database.
-With --database (or SYNCFILE_DATABASE_URL), several instances share one PostgreSQL database:
-its schema is migrated at start, rate limits are counted for all of them together, and one
-sync runs at a time among them. Give them the same --data (a shared folder) for the files.
+Everything survives a restart. One server runs on a --data folder at a time.
+
+Several instances: give each the same --database (or SYNCFILE_DATABASE_URL) and the same
+--storage (or SYNCFILE_STORAGE_URL), and put a load balancer in front. The schema is
+migrated once at start, rate limits are counted for all of them together, one sync runs at a
+time among them, and each report archive is made once. The bucket's credentials come from the
+AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, or AWS_PROFILE).
 Stop it with Ctrl-C.
 
-Example:
-  $ syncfile serve --port 8080 --data ./syncfile-data --seed fixtures/seed.json`,
+Examples:
+  $ syncfile serve --port 8080 --data ./syncfile-data --seed fixtures/seed.json
+  $ syncfile serve --port 8081 --database postgres://syncfile@db:5432/syncfile \\
+      --storage "s3://syncfile-files/prod?region=eu-west-1"`,
     )
     .action(async (flags: ServeFlags) => {
       result.code = await runServe(flags);
@@ -73,6 +84,16 @@ async function runServe(flags: ServeFlags): Promise<number> {
       `${flags.database === undefined ? "SYNCFILE_DATABASE_URL" : "--database"} must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile`,
     );
   }
+  const storage = flags.storage ?? (process.env.SYNCFILE_STORAGE_URL || undefined);
+  const { StorageError, parseStorageUrl } = await import("../server/storage/location.js");
+  if (storage !== undefined) {
+    try {
+      parseStorageUrl(storage);
+    } catch (error) {
+      const source = flags.storage === undefined ? "SYNCFILE_STORAGE_URL" : "--storage";
+      throw new UsageError(`${source}: ${(error as Error).message}`);
+    }
+  }
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
   const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError, redact }] = await Promise.all([
     import("../server/createServer.js"),
@@ -85,6 +106,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
     server = await createServer({
       dataDir: flags.data,
       ...(database ? { database } : {}),
+      ...(storage ? { storage } : {}),
       host: flags.host,
       port: flags.port,
       displayCurrency: flags.displayCurrency,
@@ -97,7 +119,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
     if (e instanceof RangeError || e instanceof SeedError) throw new UsageError(e.message);
-    if (e instanceof DatabaseError) {
+    if (e instanceof DatabaseError || e instanceof StorageError) {
       process.stderr.write(`syncfile: ${e.message}\n`);
       return EXIT.unreadable;
     }
@@ -120,8 +142,12 @@ async function runServe(flags: ServeFlags): Promise<number> {
   } else if (!process.env.SYNCFILE_API_KEYS) {
     process.stdout.write(`API key: the one in ${flags.data}/api-key\n`);
   }
+  const where =
+    database || storage
+      ? `metadata in ${database ? redact(database) : flags.data}, files in ${server.storage}`
+      : `data in ${flags.data}`;
   process.stdout.write(
-    `syncfile serve: listening on ${server.url} (${database ? `metadata in ${redact(database)}, files in` : "data in"} ${flags.data})\n` +
+    `syncfile serve: listening on ${server.url} (${where})\n` +
       `  the interface: ${server.url}/openapi.json (OpenAPI 3.1), ${server.url}/docs (reference)\n`,
   );
   const stop = () => {

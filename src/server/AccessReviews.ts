@@ -4,9 +4,9 @@
 // (reportFileId stays null until then), made by whichever server claims it first.
 
 import type { Execution, ExecutionList } from "../http/operations.js";
-import type { BlobStore } from "./BlobStore.js";
 import { reportArchive } from "./reportArchive.js";
 import type { AccessReviewsRepository, StoredExecution } from "./repositories/types.js";
+import type { ObjectStore } from "./storage/types.js";
 
 // a claim older than this is taken to be of a server that died while making the archive
 const CLAIM_TIMEOUT_MS = 60_000;
@@ -14,14 +14,14 @@ const CLAIM_TIMEOUT_MS = 60_000;
 /** Access reviews over a repository and a blob store. */
 export class AccessReviews {
   readonly #repository: AccessReviewsRepository;
-  readonly #blobs: BlobStore;
+  readonly #blobs: ObjectStore;
   readonly #reportDelayMs: number;
   readonly #clock: () => number;
   #generating: Promise<number> | null = null;
 
   constructor(
     repository: AccessReviewsRepository,
-    blobs: BlobStore,
+    blobs: ObjectStore,
     reportDelayMs: number,
     clock: () => number,
   ) {
@@ -77,7 +77,7 @@ export class AccessReviews {
     for (const execution of due) {
       const zip = await reportArchive(execution);
       const path = `reports/execution-${execution.id}.zip`;
-      await this.#blobs.writeBytes(path, zip);
+      await this.#blobs.write(path, zip, "application/zip");
       await this.#repository.attachReport(execution.id, path, zip.length);
     }
     return due.length;

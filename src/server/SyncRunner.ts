@@ -11,8 +11,8 @@ import type { RateTable } from "../model/money.js";
 import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
 import type { Report } from "../report/Report.js";
 import { parallelFor } from "../validate/pass.js";
-import type { BlobStore } from "./BlobStore.js";
 import type { FilesRepository, SyncRows, SyncsRepository } from "./repositories/types.js";
+import type { ObjectStore } from "./storage/types.js";
 
 /** How prices are read and shown by this server. */
 export interface CurrencyOptions {
@@ -34,10 +34,10 @@ export type SyncOutcome =
 export class SyncRunner {
   readonly #files: FilesRepository;
   readonly #syncs: SyncsRepository;
-  readonly #blobs: BlobStore;
+  readonly #blobs: ObjectStore;
   readonly #currency: CurrencyOptions;
 
-  constructor(files: FilesRepository, syncs: SyncsRepository, blobs: BlobStore, currency: CurrencyOptions) {
+  constructor(files: FilesRepository, syncs: SyncsRepository, blobs: ObjectStore, currency: CurrencyOptions) {
     this.#files = files;
     this.#syncs = syncs;
     this.#blobs = blobs;
@@ -58,7 +58,7 @@ export class SyncRunner {
     const collector = new RowCollector(this.#syncs.rows());
     try {
       const { displayCurrency, sourceCurrency, rates } = this.#currency;
-      const report = await normalize(this.#blobs.read(file.path, { highWaterMark: 1 << 16 }), collector, {
+      const report = await normalize(await this.#blobs.read(file.path), collector, {
         format,
         file: file.path,
         parallel: parallelFor("auto", size), // a large CSV is parsed on a worker thread

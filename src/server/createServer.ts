@@ -1,5 +1,6 @@
-// The service of the interface document: the data directory's repositories (repositories/),
-// the blob store, the syncs and the access reviews, served by the fastify application (app.ts).
+// The service of the interface document: the repositories (repositories/: PGlite in the data
+// directory, or PostgreSQL), the object storage (storage/: the data directory, or a bucket),
+// the syncs and the access reviews, served by the fastify application (app.ts).
 
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
@@ -8,12 +9,13 @@ import { currencyOf } from "../model/money.js";
 import { AccessReviews } from "./AccessReviews.js";
 import { ApiKeys } from "./ApiKeys.js";
 import { buildApp } from "./app.js";
-import { BlobStore } from "./BlobStore.js";
 import type { ServerOptions, SyncfileServer } from "./options.js";
 import { openEmbedded } from "./repositories/embedded.js";
 import { openPostgres } from "./repositories/postgres.js";
 import { SyncRunner } from "./SyncRunner.js";
 import { checkSeed, readSeed } from "./seed.js";
+import { BlobStore } from "./storage/disk.js";
+import type { ObjectStore } from "./storage/types.js";
 
 /** Starts a server. */
 export async function createServer(options: ServerOptions): Promise<SyncfileServer> {
@@ -31,7 +33,15 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   const { files, syncs, appAccounts, accessReviews, rateLimits, close } = options.database
     ? await openPostgres(options.database)
     : await openEmbedded(dataDir);
-  const blobs = BlobStore.open(dataDir);
+  let blobs: ObjectStore;
+  try {
+    blobs = options.storage
+      ? await (await import("./storage/s3.js")).S3Store.open(options.storage)
+      : BlobStore.open(dataDir, files, clock);
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const reviews = new AccessReviews(accessReviews, blobs, options.reportDelayMs ?? 5000, clock);
   const runner = new SyncRunner(files, syncs, blobs, currency);
   const context = { files, appAccounts, rateLimits, blobs, reviews, clock, displayCurrency, maxUploadBytes };
@@ -42,6 +52,7 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 8080 });
   } catch (error) {
     await app?.close();
+    blobs.close();
     await close();
     throw error;
   }
@@ -50,6 +61,7 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   const stopReports = options.backgroundReports === false ? null : reviews.schedule(1000);
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    storage: blobs.location,
     createdApiKey: created,
     fastify: app,
     generateReports: () => reviews.generateDue(),
@@ -57,6 +69,7 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
       stopReports?.();
       await (app as FastifyInstance).close();
       await reviews.settled(); // a run under way ends before the database closes
+      blobs.close();
       await close();
     },
   };

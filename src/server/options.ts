@@ -10,6 +10,11 @@ export interface ServerOptions {
   dataDir: string;
   /** A PostgreSQL server for the metadata (postgres://…), for several instances; default: PGlite in dataDir. */
   database?: string;
+  /**
+   * An S3-compatible bucket for the files (s3://BUCKET[/prefix]?endpoint=…&region=…&forcePathStyle=true),
+   * credentials from the AWS environment; default: the blobs directory in dataDir.
+   */
+  storage?: string;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 8080; 0 picks a free port. */
@@ -38,6 +43,8 @@ export interface ServerOptions {
 export interface SyncfileServer {
   /** Where it listens, e.g. http://127.0.0.1:8080. */
   readonly url: string;
+  /** Where the files are: the data directory, or s3://bucket/prefix. */
+  readonly storage: string;
   /** The key created on this first start, to show once; null otherwise. */
   readonly createdApiKey: string | null;
   /** The fastify instance (for inject() in tests). */

@@ -5,9 +5,9 @@ import { createHash } from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import { zipSync } from "fflate";
 import PDFDocument from "pdfkit";
-import { hasControlCharacter } from "./BlobStore.js";
 import type { DueReport } from "./repositories/types.js";
 import type { SeedApplication } from "./seed.js";
+import { hasControlCharacter } from "./storage/types.js";
 
 const REVIEWERS = ["Dana Levi", "Sam Okafor", "Priya Raman", "Jonas Berg"];
 

@@ -34,7 +34,7 @@ afterAll(async () => {
   await proxy.close();
   await server.close();
   rmSync(work, { recursive: true, force: true });
-  removeDataDirs();
+  await removeDataDirs();
 });
 
 /** The CLI with the service's URL and key in the environment. */

@@ -27,13 +27,14 @@ import {
   KEY,
   removeDataDirs,
   startServer,
+  storageTraffic,
   TestClock,
 } from "../support/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-client-test-"));
-afterAll(() => {
+afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
-  removeDataDirs();
+  await removeDataDirs();
 });
 
 /** Files in `dir` (temporary .part files included: they start with a dot). */
@@ -78,7 +79,7 @@ describe("the upload procedure, syncs and downloads", () => {
       "chen.wei@example.com",
     ]);
 
-    expect(await client.getDownloadUrl(file.id)).toMatch(/\/storage\/\d+\/example\.json\?X-Expires=/);
+    expect(await client.getDownloadUrl(file.id)).toMatch(/\/\d+\/example\.json\?X-(Expires|Amz-)/);
     const dest = join(work, "copy.json");
     const saved = await client.downloadFile(file.id, dest);
     expect(saved).toEqual({ path: dest, bytes: statSync(path).size });
@@ -246,9 +247,11 @@ describe("the upload procedure, syncs and downloads", () => {
     it("leaves no file under the final name, nor a temporary file", async () => {
       const dir = mkdtempSync(join(work, "cut-"));
       const client = createClient({ baseUrl: proxy.url, apiKey: KEY, retries: 0 });
-      proxy.cutNext(/^GET \/storage\//, 200_000);
+      const storage = storageTraffic(server.url, proxy);
+      const cuts = storage.proxy.cuts;
+      storage.proxy.cutNext(storage.line("GET"), 200_000);
       const error = await client.downloadFile(id, join(dir, "blob.bin")).catch((e: unknown) => e);
-      expect(proxy.cuts).toBe(1);
+      expect(storage.proxy.cuts).toBe(cuts + 1);
       expect(error).toBeInstanceOf(ConnectionError);
       expect(listing(dir)).toEqual([]);
     });
@@ -264,8 +267,9 @@ describe("the upload procedure, syncs and downloads", () => {
           backoffMs: 1,
           onRetry: (e) => events.push(e),
         });
-        const before = proxy.requests.length;
-        proxy.cutNext(/^GET \/storage\//, 300_000, how);
+        const storage = storageTraffic(server.url, proxy);
+        const before = [proxy.requests.length, storage.proxy.requests.length] as const;
+        storage.proxy.cutNext(storage.line("GET"), 300_000, how);
         const saved = await client.downloadFile(id, join(dir, "blob.bin"));
         expect(events).toHaveLength(1);
         expect(events[0]).toMatchObject({ method: "GET", status: null, attempt: 1 });
@@ -273,13 +277,13 @@ describe("the upload procedure, syncs and downloads", () => {
         expect(readFileSync(join(dir, "blob.bin")).equals(bytes)).toBe(true);
         expect(listing(dir)).toEqual(["blob.bin"]);
         // two downloads asked for, two storage GETs made
-        const made = proxy.requests.slice(before).map((line) => line.split("?")[0]);
-        expect(made).toEqual([
+        const asked = proxy.requests.slice(before[0]).filter((line) => line.includes("/download"));
+        expect(asked.map((line) => line.split("?")[0])).toEqual([
           `GET /v1.0/files/${id}/download`,
-          expect.stringMatching(/^GET \/storage\//),
           `GET /v1.0/files/${id}/download`,
-          expect.stringMatching(/^GET \/storage\//),
         ]);
+        const gets = storage.proxy.requests.slice(before[1]).filter((line) => storage.line("GET").test(line));
+        expect(gets).toHaveLength(2);
       },
     );
 
@@ -302,7 +306,8 @@ describe("the upload procedure, syncs and downloads", () => {
       const dest = join(dir, "blob.bin");
       writeFileSync(dest, "the previous version");
       const client = createClient({ baseUrl: proxy.url, apiKey: KEY, retries: 0 });
-      proxy.cutNext(/^GET \/storage\//, 100_000);
+      const storage = storageTraffic(server.url, proxy);
+      storage.proxy.cutNext(storage.line("GET"), 100_000);
       await expect(client.downloadFile(id, dest)).rejects.toBeInstanceOf(ConnectionError);
       expect(readFileSync(dest, "utf8")).toBe("the previous version");
       expect(listing(dir)).toEqual(["blob.bin"]);
@@ -470,12 +475,16 @@ describe("pushFile", () => {
       expect(steps).toEqual(["validate", "upload", "sync"]);
       if (!pushed.synced) throw new Error("not synced");
       expect(pushed.summary).toMatchObject({ format: "csv", idAppAccount: 31, users: 3 });
-      expect(proxy.requests.map((line) => line.split("?")[0])).toEqual([
+      const storage = storageTraffic(server.url, proxy);
+      const put = storage.line("PUT");
+      expect(proxy.requests.filter((line) => !put.test(line)).map((line) => line.split("?")[0])).toEqual([
         "GET /v1.0/files/url",
-        expect.stringMatching(/^PUT \/storage\/\d+\/example\.csv$/),
         "POST /v1.0/files",
         "PUT /v1.0/services/sync/custom/csv",
       ]);
+      expect(
+        storage.proxy.requests.filter((line) => put.test(line)).map((line) => line.split("?")[0]),
+      ).toEqual([expect.stringMatching(/\/\d+\/example\.csv$/)]);
     } finally {
       await proxy.close();
       await server.close();

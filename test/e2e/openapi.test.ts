@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  removeDataDirs();
+  await removeDataDirs();
 });
 
 type Doc = { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };

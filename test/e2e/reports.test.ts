@@ -18,12 +18,20 @@ import {
 import type { SyncfileServer } from "../../src/server/index.js";
 import { fixture } from "../support/paths.js";
 import { startProxy } from "../support/proxy.js";
-import { clientClock, dataDir, KEY, removeDataDirs, startServer, TestClock } from "../support/server.js";
+import {
+  clientClock,
+  dataDir,
+  KEY,
+  removeDataDirs,
+  removeObject,
+  startServer,
+  TestClock,
+} from "../support/server.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-reports-test-"));
-afterAll(() => {
+afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
-  removeDataDirs();
+  await removeDataDirs();
 });
 
 const ids = (list: { execution: { id: number } }[]) => list.map((r) => r.execution.id).sort();
@@ -142,7 +150,7 @@ describe("a report the service refuses", () => {
     try {
       clock.advance(6000);
       await server.generateReports();
-      rmSync(join(data, "blobs", "reports", "execution-101.zip")); // gone from storage: 404
+      await removeObject(server.url, data, "reports/execution-101.zip"); // gone from storage: 404
       const client = createClient({ baseUrl: server.url, apiKey: KEY, clock: clientClock(clock) });
       const dir = join(work, "refused");
       const pass = await collectReports(client, { dir });
@@ -172,7 +180,7 @@ describe("the client's clock", () => {
     try {
       clock.advance(6000);
       await server.generateReports();
-      rmSync(join(data, "blobs", "reports", "execution-101.zip")); // refused (404): awaited from now on
+      await removeObject(server.url, data, "reports/execution-101.zip"); // refused (404): awaited from now on
       const client = createClient({ baseUrl: proxy.url, apiKey: KEY, clock: clientClock(clock) });
       const dir = join(work, "clocked");
       const first = await collectReports(client, { dir });

@@ -9,6 +9,7 @@ import type { SyncfileServer } from "../../src/server/index.js";
 import { fixture } from "../support/paths.js";
 import { createTestDatabase } from "../support/postgres.js";
 import {
+  bucket,
   call,
   dataDir,
   holdSync,
@@ -21,20 +22,26 @@ import {
 const started: SyncfileServer[] = [];
 afterAll(async () => {
   for (const server of started) await server.close().catch(() => {});
-  removeDataDirs();
+  await removeDataDirs();
 });
 
-/** `count` instances on one new database and one data directory (the blobs), with one clock. */
+/** `count` instances on one new database and one new bucket, each with a data folder of its own, with one clock. */
 async function instances(count: number, clock = new TestClock(), seed?: unknown) {
   const database = await createTestDatabase();
-  const data = await dataDir();
+  const storage = (await bucket()).url;
   const servers = await Promise.all(
-    Array.from({ length: count }, () =>
-      startServer({ dataDir: data, database, clock: clock.read, ...(seed ? { seed: seed as never } : {}) }),
+    Array.from({ length: count }, async () =>
+      startServer({
+        dataDir: await dataDir(),
+        database,
+        storage,
+        clock: clock.read,
+        ...(seed ? { seed: seed as never } : {}),
+      }),
     ),
   );
   started.push(...servers);
-  return { servers, database, data, clock };
+  return { servers, database, clock };
 }
 
 describe("instances on one PostgreSQL database", () => {
@@ -69,9 +76,9 @@ describe("instances on one PostgreSQL database", () => {
   });
 
   it("run one sync at a time between them: a sync on one is a 409 on the other until it ends", async () => {
-    const { servers, data } = await instances(2);
+    const { servers } = await instances(2);
     const [one, two] = servers as [SyncfileServer, SyncfileServer];
-    const held = await holdSync(one.url, data);
+    const held = await holdSync(one.url, "");
     const idFile = await upload(
       two.url,
       "users.json",

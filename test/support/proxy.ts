@@ -1,7 +1,8 @@
 // A TCP proxy in front of the project's server, for what a network does to a client: it
 // records the requests that pass (to prove that none did), can cut a connection in the middle
 // of a response — closed or reset — (to prove that a download survives it), and can answer
-// a request itself as a load balancer would (a 502 or a 503). The server stays real.
+// a request itself as a load balancer would (a 502 or a 503), and can hold a response back
+// until the test lets it go (to pace a sync that reads from a bucket). The server stays real.
 
 import { connect, createServer, type Socket } from "node:net";
 
@@ -19,6 +20,11 @@ export interface FaultyProxy {
    * makes it of its first packet (text as latin1; keep the body's length, or the answer breaks).
    */
   rewriteNext(pattern: RegExp, edit: (packet: string) => string): void;
+  /**
+   * The response to the next request whose line matches `pattern` is held back (its connection
+   * stops reading from the target) until `release()`; `seen` resolves once the request passed.
+   */
+  holdNext(pattern: RegExp): { seen: Promise<void>; release(): void };
   /** How many responses were rewritten. */
   readonly rewrites: number;
   /** How many responses were cut. */
@@ -36,6 +42,7 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
   let cuts = 0;
   let rewrite: { pattern: RegExp; edit: (packet: string) => string } | null = null;
   let rewrites = 0;
+  let hold: { pattern: RegExp; seen(): void; released: Promise<void> } | null = null;
   const server = createServer((client) => {
     const server = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(server);
@@ -62,6 +69,13 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
         if (rewrite?.pattern.test(line)) {
           edit = rewrite.edit;
           rewrite = null;
+        }
+        if (hold?.pattern.test(line)) {
+          const { seen, released } = hold;
+          hold = null;
+          server.pause();
+          released.then(() => server.resume());
+          seen();
         }
         if (armed?.pattern.test(line)) {
           cutAfter = armed.bytes;
@@ -131,6 +145,18 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
     },
     answerNext(pattern, response) {
       answer = { pattern, response };
+    },
+    holdNext(pattern) {
+      let seen = () => {};
+      let release = () => {};
+      const seenOnce = new Promise<void>((resolve) => {
+        seen = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      hold = { pattern, seen, released };
+      return { seen: seenOnce, release };
     },
     close: () =>
       new Promise((resolve) => {

@@ -19,6 +19,8 @@ import { createServer, type ServerOptions, type SyncfileServer } from "../../src
 import { Database } from "../../src/server/repositories/Database.js";
 import { cli, root } from "./paths.js";
 import { BACKEND, createTestDatabase } from "./postgres.js";
+import type { FaultyProxy } from "./proxy.js";
+import { stopS3, type TestBucket, testBucket } from "./s3.js";
 
 /** A clock a test moves by hand. */
 export class TestClock {
@@ -77,28 +79,76 @@ export async function dataDir(): Promise<string> {
   return dir;
 }
 
-/** Deletes every data directory the tests made (afterAll). */
-export function removeDataDirs(): void {
+/** Where the test servers keep their files: on disk, or (with PostgreSQL) in a bucket. */
+export const STORAGE: "disk" | "s3" = BACKEND === "postgres" ? "s3" : "disk";
+
+/** The buckets the tests made, by location (s3://name/) and by the URL of each server that uses one. */
+const buckets = new Map<string, TestBucket>();
+
+/** Deletes every data directory and bucket the tests made (afterAll). */
+export async function removeDataDirs(): Promise<void> {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
   template = null;
+  buckets.clear();
+  await stopS3();
+}
+
+/** A new bucket (see test/support/s3.ts); a server given its `url` as storage is known to use it. */
+export async function bucket(): Promise<TestBucket> {
+  const made = await testBucket();
+  buckets.set(`s3://${made.name}/`, made);
+  return made;
+}
+
+/** The test bucket the server at `base` keeps its files in, or null when it keeps them on disk. */
+export function bucketOf(base: string): TestBucket | null {
+  return buckets.get(base) ?? null;
 }
 
 /**
  * A server on a free port with the test keys, a test clock and no background report timer; on
- * the backend the test project runs (in the e2e-postgres project: a new PostgreSQL database).
+ * the backend the test project runs (in the e2e-postgres project: a new PostgreSQL database and
+ * a new bucket).
  */
 export async function startServer(
   options: Partial<ServerOptions> & { clock?: () => number } = {},
 ): Promise<SyncfileServer> {
-  return createServer({
+  const server = await createServer({
     dataDir: options.dataDir ?? (await dataDir()),
-    ...(BACKEND === "postgres" ? { database: await createTestDatabase() } : {}),
+    ...(BACKEND === "postgres"
+      ? { database: await createTestDatabase(), storage: (await bucket()).url }
+      : {}),
     port: 0,
     apiKeys: [KEY, OTHER_KEY],
     backgroundReports: false,
     reportDelayMs: 5000,
     ...options,
   });
+  const used = buckets.get(server.storage); // s3://name/, as the server says where its files are
+  if (used) buckets.set(server.url, used);
+  return server;
+}
+
+/**
+ * Where the storage requests of the server at `base` pass when a client reaches the server
+ * through `proxy`: `proxy` itself for the disk storage (its URLs point back at the server, and
+ * so through the proxy), the bucket's proxy for S3; and the request line of a storage `method`.
+ */
+export function storageTraffic(
+  base: string,
+  proxy: FaultyProxy,
+): { proxy: FaultyProxy; line(method: "GET" | "PUT"): RegExp } {
+  const stored = bucketOf(base);
+  return stored
+    ? { proxy: stored.proxy, line: (method) => new RegExp(`^${method} /${stored.name}/`) }
+    : { proxy, line: (method) => new RegExp(`^${method} /storage/`) };
+}
+
+/** Deletes the stored object at `path` of the server at `base` (with data directory `data`). */
+export async function removeObject(base: string, data: string, path: string): Promise<void> {
+  const stored = bucketOf(base);
+  if (stored) await stored.remove(path);
+  else rmSync(join(data, "blobs", path));
 }
 
 /** fetch against `base` with the key (unless `key: null`), JSON in and out. */
@@ -241,6 +291,13 @@ export interface HeldFile {
 /** Uploads `document` into the server on `data` and holds it back (see HeldFile). */
 export async function heldFile(base: string, data: string, document: string): Promise<HeldFile> {
   const { id, filePath } = await uploadFile(base, "held.json", document);
+  const stored = bucketOf(base);
+  if (stored) {
+    // in a bucket: the proxy holds back the answer to the sync's GET of the object
+    const key = filePath.split("/").map(encodeURIComponent).join("/").replace(/[.]/g, "\\.");
+    const held = stored.proxy.holdNext(new RegExp(`^GET /${stored.name}/${key}[?]`));
+    return { id, opened: held.seen, release: async () => held.release(), abandon: held.release };
+  }
   const blob = join(data, "blobs", filePath);
   rmSync(blob);
   execFileSync("mkfifo", [blob]);

@@ -101,4 +101,16 @@ describe("the server's storage", () => {
       "server/createServer.ts → server/repositories/postgres.ts",
     ]);
   });
+
+  it("keeps the files' bytes behind the object store's interface: only createServer names it, and the disk store's own routes", () => {
+    const named = imports()
+      .filter(({ from }) => from.startsWith("server/") && !from.startsWith("server/storage/"))
+      .filter(({ to }) => to.startsWith("server/storage/") && to !== "server/storage/types.ts")
+      .map(({ from, to }) => `${from} → ${to}`);
+    expect(named.sort()).toEqual([
+      "server/createServer.ts → server/storage/disk.ts",
+      "server/createServer.ts → server/storage/s3.ts",
+      "server/routes/storage.ts → server/storage/disk.ts",
+    ]);
+  });
 });

@@ -5,14 +5,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OPERATIONS, type Operation } from "../../http/operations.js";
 import type { AccessReviews } from "../AccessReviews.js";
-import type { BlobStore } from "../BlobStore.js";
 import type { AppAccountsRepository, FilesRepository, RateLimitsRepository } from "../repositories/types.js";
 import type { SyncRunner } from "../SyncRunner.js";
+import type { ObjectStore } from "../storage/types.js";
 import { operationDocs } from "./_docs.js";
 
 /** The parts of a running server the routes use. */
 export interface ServerContext {
-  blobs: BlobStore;
+  blobs: ObjectStore;
   files: FilesRepository;
   appAccounts: AppAccountsRepository;
   rateLimits: RateLimitsRepository;
@@ -50,17 +50,4 @@ export function route(
 /** The address the request came to, for URLs that point back at this server. */
 export function baseUrl(request: FastifyRequest): string {
   return `${request.protocol}://${request.headers.host ?? request.hostname}`;
-}
-
-/** A URL of the storage for `path`, signed until `expires` (for a PUT: with its content type). */
-export function signedUrl(
-  base: string,
-  path: string,
-  expires: number,
-  contentType: string,
-  signature: string,
-): string {
-  const query = new URLSearchParams({ "X-Expires": String(expires), "X-Signature": signature });
-  if (contentType) query.set("X-Content-Type", contentType);
-  return `${base}/storage/${path.split("/").map(encodeURIComponent).join("/")}?${query}`;
 }

@@ -3,16 +3,16 @@
 
 import type { FastifyInstance } from "fastify";
 import { DOWNLOAD_URL_TTL_MS, FILE_TYPES, UPLOAD_URL_TTL_MS } from "../../http/operations.js";
-import { BlobStore } from "../BlobStore.js";
 import { badRequest, HttpError, show } from "../HttpError.js";
-import { baseUrl, route, type ServerContext, signedUrl } from "./_context.js";
+import { validObjectPath } from "../storage/types.js";
+import { baseUrl, route, type ServerContext } from "./_context.js";
 import { idText, objectBody, parameters, requiredText } from "./_schemas.js";
 
 const FILE_NAME_HINT = "the file's base name, such as users.json";
 
 export async function filesRoutes(
   app: FastifyInstance,
-  { blobs, files, clock }: ServerContext,
+  { blobs, files, clock, maxUploadBytes }: ServerContext,
 ): Promise<void> {
   const uploadUrl = parameters(
     {
@@ -30,20 +30,13 @@ export async function filesRoutes(
   );
   route(app, "fileUploadUrl", { querystring: uploadUrl }, async (request) => {
     const { name, type } = request.query as { name: string; type: string };
-    if (!BlobStore.validPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
+    if (!validObjectPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
       throw badRequest(
         `name must be ${FILE_NAME_HINT} (no /, \\, control characters, . or ..), got ${show(name)}`,
       );
     }
     const filePath = `${clock()}/${name}`;
-    const expires = clock() + UPLOAD_URL_TTL_MS;
-    const url = signedUrl(
-      baseUrl(request),
-      filePath,
-      expires,
-      type,
-      blobs.sign("PUT", filePath, expires, type),
-    );
+    const url = await blobs.uploadUrl(filePath, type, UPLOAD_URL_TTL_MS, baseUrl(request));
     return { uploadFileParameters: { url, filePath } };
   });
 
@@ -58,11 +51,15 @@ export async function filesRoutes(
   });
   route(app, "registerFile", { body: register }, async (request) => {
     const { path, type } = request.body as { path: string; type: string };
-    const upload = await files.upload(path);
+    const upload = validObjectPath(path) ? await blobs.uploaded(path) : null;
     if (!upload) {
       throw badRequest(
         `nothing was uploaded to ${show(path)}: PUT the file to the URL from GET /v1.0/files/url first, then register its filePath`,
       );
+    }
+    // the disk storage refuses a larger upload itself; a bucket's presigned PUT cannot
+    if (upload.size > maxUploadBytes) {
+      throw new HttpError(413, `the file is larger than the limit of ${maxUploadBytes} bytes`);
     }
     // 200, as the service's reference answers (not 201)
     return { id: await files.register(path, type, upload) };
@@ -72,7 +69,6 @@ export async function filesRoutes(
     const id = Number((request.params as { id: string }).id);
     const path = (await files.file(id))?.path;
     if (path === undefined) throw new HttpError(404, `file ${id} not found`);
-    const expires = clock() + DOWNLOAD_URL_TTL_MS;
-    reply.redirect(signedUrl(baseUrl(request), path, expires, "", blobs.sign("GET", path, expires)), 302);
+    reply.redirect(await blobs.downloadUrl(path, DOWNLOAD_URL_TTL_MS, baseUrl(request)), 302);
   });
 }

@@ -1,17 +1,19 @@
-// The object storage the upload and download URLs point at: a PUT of any body and a GET,
-// authorised by the URL's signature alone (no API key), in a context of their own whose
-// bodies are not parsed.
+// The disk storage's URLs (storage/disk.ts): a PUT of any body and a GET, authorised by the
+// URL's signature alone (no API key), in a context of their own whose bodies are not parsed.
+// With a bucket there are none: the presigned URLs point at the bucket.
 
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { BlobStore, TooLarge } from "../BlobStore.js";
 import { HttpError, show } from "../HttpError.js";
+import { BlobStore, TooLarge } from "../storage/disk.js";
+import { attachment, validObjectPath } from "../storage/types.js";
 import type { ServerContext } from "./_context.js";
 
 export async function storageRoutes(
   storage: FastifyInstance,
-  { blobs, files, clock, maxUploadBytes }: ServerContext,
+  { blobs, clock, maxUploadBytes }: ServerContext,
 ): Promise<void> {
+  if (!(blobs instanceof BlobStore)) return;
   storage.removeAllContentTypeParsers();
   storage.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
   // not in the OpenAPI document: the URLs are given, not built
@@ -25,12 +27,12 @@ export async function storageRoutes(
       throw new HttpError(413, `the file is larger than the limit of ${maxUploadBytes} bytes`);
     let size: number;
     try {
-      size = await blobs.write(path, request.body as Readable, maxUploadBytes);
+      size = await blobs.receive(path, request.body as Readable, maxUploadBytes);
     } catch (error) {
       if (error instanceof TooLarge) throw new HttpError(413, error.message);
       throw error;
     }
-    await files.recordUpload(path, params.contentType, size);
+    await blobs.recordUpload(path, params.contentType, size);
     reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
     return "";
   });
@@ -40,15 +42,11 @@ export async function storageRoutes(
     if (verdict !== "ok") throw storageRefusal(verdict, params, null);
     const size = await blobs.size(path);
     if (size === null) throw new HttpError(404, `no blob at ${path}`);
-    const contentType = await files.contentTypeAt(path);
     reply
-      .header("Content-Type", contentType ?? "application/octet-stream")
+      .header("Content-Type", await blobs.contentType(path))
       .header("Content-Length", String(size))
-      .header(
-        "Content-Disposition",
-        `attachment; filename="${(path.split("/").pop() ?? "file").replace(/"/g, "")}"`,
-      );
-    return reply.send(blobs.read(path));
+      .header("Content-Disposition", attachment(path));
+    return reply.send(blobs.stream(path));
   });
 }
 
@@ -63,7 +61,7 @@ function storageRequest(request: FastifyRequest): {
   } catch {
     throw new HttpError(400, "the storage path is not valid URL encoding");
   }
-  if (!BlobStore.validPath(path)) throw new HttpError(400, `not a storage path: ${show(path)}`);
+  if (!validObjectPath(path)) throw new HttpError(400, `not a storage path: ${show(path)}`);
   const query = request.query as Record<string, unknown>;
   const expires = Number(query["X-Expires"]);
   if (!Number.isSafeInteger(expires) || typeof query["X-Signature"] !== "string") {

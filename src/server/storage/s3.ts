@@ -1,0 +1,131 @@
+// Object storage in an S3-compatible bucket: the upload and download URLs are S3 presigned
+// URLs (the upload bound to its Content-Type), a sync reads the object as a stream, and a
+// report archive is put in the bucket. Credentials come from the standard AWS environment
+// (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, …), as every AWS tool reads them.
+
+import type { Readable } from "node:stream";
+import {
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import type { Upload } from "../repositories/types.js";
+import { parseStorageUrl, type S3Location, StorageError } from "./location.js";
+import { attachment, type ObjectStore } from "./types.js";
+
+/** Objects in a bucket. */
+export class S3Store implements ObjectStore {
+  readonly location: string;
+  readonly #client: S3Client;
+  readonly #bucket: string;
+  readonly #prefix: string;
+
+  private constructor(where: S3Location) {
+    this.location = `s3://${where.bucket}/${where.prefix}`;
+    this.#bucket = where.bucket;
+    this.#prefix = where.prefix;
+    this.#client = new S3Client({
+      region: where.region,
+      forcePathStyle: where.forcePathStyle,
+      ...(where.endpoint ? { endpoint: where.endpoint } : {}),
+      // a presigned PUT must not carry the checksum of an empty body: S3 would refuse the upload
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+    });
+  }
+
+  /** The bucket of `url`, checked to answer (and the credentials to be accepted) before serving. */
+  static async open(url: string): Promise<S3Store> {
+    const store = new S3Store(parseStorageUrl(url));
+    try {
+      await store.#client.send(new HeadBucketCommand({ Bucket: store.#bucket }));
+    } catch (error) {
+      store.close();
+      throw new StorageError(`cannot use the bucket ${store.location}: ${reason(error)}`);
+    }
+    return store;
+  }
+
+  uploadUrl(path: string, contentType: string, ttlMs: number): Promise<string> {
+    const put = new PutObjectCommand({
+      Bucket: this.#bucket,
+      Key: this.#key(path),
+      ContentType: contentType,
+    });
+    return getSignedUrl(this.#client, put, {
+      expiresIn: Math.ceil(ttlMs / 1000),
+      signableHeaders: new Set(["content-type"]), // a PUT with another type is refused by S3
+    });
+  }
+
+  downloadUrl(path: string, ttlMs: number): Promise<string> {
+    const get = new GetObjectCommand({
+      Bucket: this.#bucket,
+      Key: this.#key(path),
+      ResponseContentDisposition: attachment(path),
+    });
+    return getSignedUrl(this.#client, get, { expiresIn: Math.ceil(ttlMs / 1000) });
+  }
+
+  async uploaded(path: string): Promise<Upload | null> {
+    const head = await this.#head(path);
+    return (
+      head && { contentType: head.ContentType ?? "application/octet-stream", size: head.ContentLength ?? 0 }
+    );
+  }
+
+  async size(path: string): Promise<number | null> {
+    return (await this.#head(path))?.ContentLength ?? null;
+  }
+
+  async read(path: string): Promise<Readable> {
+    const { Body } = await this.#client.send(
+      new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }),
+    );
+    return Body as Readable; // in Node, an IncomingMessage: the object streamed as it arrives
+  }
+
+  async write(path: string, bytes: Uint8Array, contentType: string): Promise<void> {
+    await this.#client.send(
+      new PutObjectCommand({
+        Bucket: this.#bucket,
+        Key: this.#key(path),
+        Body: bytes,
+        ContentType: contentType,
+      }),
+    );
+  }
+
+  close(): void {
+    this.#client.destroy();
+  }
+
+  #key(path: string): string {
+    return this.#prefix + path;
+  }
+
+  async #head(path: string) {
+    try {
+      return await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }));
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+      throw error;
+    }
+  }
+}
+
+function reason(error: unknown): string {
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode;
+    if (status === 404) return "no such bucket (create it first)";
+    if (status === 403) return "access denied (check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)";
+    return `${error.name}${status ? ` (HTTP ${status})` : ""}`;
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && !text.includes(code) ? `${code} ${text}` : text;
+}
