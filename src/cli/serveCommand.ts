@@ -95,11 +95,12 @@ async function runServe(flags: ServeFlags): Promise<number> {
     }
   }
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
-  const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError, redact }] = await Promise.all([
+  const [{ createServer }, { SeedError }, { ApiKeys }, { redact }, { DatabaseError }] = await Promise.all([
     import("../server/createServer.js"),
     import("../server/seed.js"),
     import("../server/ApiKeys.js"),
     import("../server/repositories/postgres.js"),
+    import("../server/repositories/Database.js"),
   ]);
   let server: SyncfileServer;
   try {

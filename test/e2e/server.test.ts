@@ -359,10 +359,10 @@ describe("an app account's users, page by page", () => {
 });
 
 describe("the database", () => {
-  it("keeps the exchanges of concurrent clients apart (a Parse of one never meets the Bind of another)", async () => {
+  it("keeps concurrent queries apart, and runs nothing else inside a transaction", async () => {
     const db = await Database.open(await dataDir());
     try {
-      // large parameters arrive in several packets: the gaps are where another client gets in
+      // large parameters, many at once: each answer is its own query's
       const big = "x".repeat(200_000);
       const queries = Array.from({ length: 120 }, (_, i) => {
         const n = 1 + (i % 4);
@@ -373,7 +373,7 @@ describe("the database", () => {
           .then((r) => [r.rows[0]?.sum, big.length + params.reduce((a, b) => a + b, 0)]);
       });
       for (const [got, expected] of await Promise.all(queries)) expect(got).toBe(expected);
-      // and a transaction is not entered by another client's statements (see also the sync below)
+      // and a transaction is not entered by statements sent meanwhile
       const inside = db.transaction(async (tx) => {
         await tx.query("CREATE TEMP TABLE t (v int)");
         await new Promise((r) => setTimeout(r, 50));

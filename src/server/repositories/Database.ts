@@ -1,21 +1,17 @@
-// The metadata database: PGlite (PostgreSQL in WebAssembly) in the data directory, so there
-// is nothing to install and the same SQL runs on PostgreSQL. PGlite is one connection and
-// one process, so the first server on a data directory owns it and serves it on a Unix
-// socket (_socketServer.ts: each client's exchanges and transactions kept whole); every server on that
-// directory, the owner included, talks to it through node-postgres. A second server process
-// on the same directory is a client of the first, and takes over when the first is gone.
+// The metadata database of the embedded backend: PGlite (PostgreSQL in WebAssembly) in the
+// data directory, so there is nothing to install and the same SQL runs on PostgreSQL. PGlite is
+// one connection in one process: the server that opens a data directory holds it (a lock file
+// naming its process) until it closes, and a second server on the same directory is refused
+// in one sentence that points at --database for several instances.
 
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import { PGlite, type Results } from "@electric-sql/pglite";
 import pg from "pg";
 import { SCHEMA } from "./_schema.js";
-import { serveOnSocket } from "./_socketServer.js";
 
 /** Something SQL can be sent to: the database, or one transaction. */
 export interface Queryable {
@@ -31,13 +27,11 @@ export interface Sql extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
 }
 
-interface Owned {
-  db: PGlite;
-  socket: { stop(): Promise<void> };
+/** A database that cannot be used (not answering, or held by another server): said in one sentence. */
+export class DatabaseError extends Error {
+  override readonly name = "DatabaseError";
 }
 
-// the longest Unix socket path is 107 bytes: long data directories get theirs in the temp folder
-const SOCKET_NAME = ".s.PGSQL.5432";
 // small caches: the operating system caches the files too, and a local server should stay light
 const SETTINGS = ["shared_buffers = 32MB", "wal_buffers = 2MB"];
 const INT8 = 20;
@@ -51,155 +45,92 @@ export const TYPES = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** The server's database. */
+/** The embedded database of a data directory. */
 export class Database implements Sql {
-  readonly #dataDir: string;
-  #pool: pg.Pool | null = null;
-  #owned: Owned | null = null;
+  readonly #db: PGlite;
+  readonly #lock: string;
   #closed = false;
 
-  private constructor(dataDir: string) {
-    this.#dataDir = dataDir;
+  private constructor(db: PGlite, lock: string) {
+    this.#db = db;
+    this.#lock = lock;
   }
 
-  /** Opens the database of `dataDir`: as its owner, or through the owner's socket. */
+  /** Opens the database of `dataDir`, created on first use; refused while another server holds it. */
   static async open(dataDir: string): Promise<Database> {
-    const database = new Database(dataDir);
-    await database.#connect();
-    await database.query(SCHEMA);
-    return database;
-  }
-
-  /** True when this process holds the database files. */
-  get owner(): boolean {
-    return this.#owned !== null;
+    const lock = holdDataDir(dataDir);
+    try {
+      const dir = join(dataDir, "db");
+      if (!existsSync(join(dir, "PG_VERSION"))) createCluster(dir);
+      const db = await PGlite.create(dir, {
+        postgresqlconf: SETTINGS,
+        parsers: { [INT8]: Number, [NUMERIC]: Number },
+      });
+      await db.exec(SCHEMA);
+      return new Database(db, lock);
+    } catch (error) {
+      rmSync(lock, { force: true });
+      throw error;
+    }
   }
 
   async query<R extends object = Record<string, unknown>>(
     sql: string,
     params: unknown[] = [],
   ): Promise<{ rows: R[]; rowCount: number | null }> {
-    try {
-      return await (this.#pool as pg.Pool).query<R>(sql, params);
-    } catch (error) {
-      if (!this.#lostOwner(error)) throw error;
-      await this.#connect();
-      return (this.#pool as pg.Pool).query<R>(sql, params);
-    }
+    return counted(await this.#db.query<R>(sql, params));
   }
 
-  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
-  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await (this.#pool as pg.Pool).connect();
-    } catch (error) {
-      if (!this.#lostOwner(error)) throw error;
-      await this.#connect();
-      client = await (this.#pool as pg.Pool).connect();
-    }
-    return inTransaction(client, work);
+  /** Runs `work` in one transaction (PGlite runs nothing else meanwhile). */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.#db.transaction((tx) =>
+      work({
+        query: async <R extends object>(sql: string, params: unknown[] = []) =>
+          counted(await tx.query<R>(sql, params)),
+      }),
+    );
   }
 
-  /** Closes the connection; the owner also closes the database and gives the directory up. */
+  /** Closes the database and gives the directory up. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#pool?.end().catch(() => {});
-    const owned = this.#owned;
-    this.#owned = null;
-    if (owned) {
-      await owned.socket.stop().catch(() => {});
-      await owned.db.close().catch(() => {});
-      rmSync(this.#lockPath(), { force: true });
-    }
+    await this.#db.close().catch(() => {});
+    rmSync(this.#lock, { force: true });
   }
+}
 
-  async #connect(): Promise<void> {
-    await this.#pool?.end().catch(() => {});
-    for (let attempt = 0; ; attempt++) {
-      const lock = this.#tryLock();
-      if (lock === "acquired") {
-        this.#owned = await this.#own();
-        break;
-      }
-      if (lock.alive) {
-        // another server owns it: be its client once its socket answers
-        const pool = this.#poolFor(lock.socketDir);
-        try {
-          await pool.query("SELECT 1");
-          this.#pool = pool;
-          return;
-        } catch (error) {
-          await pool.end().catch(() => {});
-          if (attempt > 100)
-            throw new Error(
-              `the database of ${this.#dataDir} is held by process ${lock.pid}, which does not answer: ${(error as Error).message}`,
-            );
-          await new Promise((r) => setTimeout(r, 100));
-          continue;
-        }
-      }
-      rmSync(this.#lockPath(), { force: true }); // its owner is gone
-    }
-    this.#pool = this.#poolFor(this.#socketDir());
-  }
+function counted<R>(results: Results<R>): { rows: R[]; rowCount: number | null } {
+  return { rows: results.rows, rowCount: results.affectedRows ?? null };
+}
 
-  async #own(): Promise<Owned> {
-    const dir = join(this.#dataDir, "db");
-    if (!existsSync(join(dir, "PG_VERSION"))) createCluster(dir);
-    const db = await PGlite.create(dir, { postgresqlconf: SETTINGS });
-    const socketDir = this.#socketDir();
-    mkdirSync(socketDir, { recursive: true });
-    rmSync(join(socketDir, SOCKET_NAME), { force: true });
-    const socket = await serveOnSocket(db, join(socketDir, SOCKET_NAME));
-    return { db, socket };
-  }
-
-  #poolFor(socketDir: string): pg.Pool {
-    const pool = new pg.Pool({
-      host: socketDir,
-      user: "postgres",
-      database: "postgres",
-      max: 8,
-      types: TYPES,
-    });
-    pool.on("error", () => {}); // an idle client lost with the owner: the next query reconnects
-    return pool;
-  }
-
-  /** Takes the lock file, or says who holds it. */
-  #tryLock(): "acquired" | { pid: number; socketDir: string; alive: boolean } {
+/**
+ * Takes the data directory's lock file (`db.lock`, naming this process), taking it over from a
+ * process that is gone; resolves to its path. Refused while a running process holds it.
+ */
+function holdDataDir(dataDir: string): string {
+  const lock = join(dataDir, "db.lock");
+  for (;;) {
     try {
-      const fd = openSync(this.#lockPath(), "wx");
-      writeSync(fd, JSON.stringify({ pid: process.pid, socketDir: this.#socketDir() }));
+      const fd = openSync(lock, "wx");
+      writeSync(fd, JSON.stringify({ pid: process.pid }));
       closeSync(fd);
-      return "acquired";
+      return lock;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
+    let pid = 0;
     try {
-      const held = JSON.parse(readFileSync(this.#lockPath(), "utf8")) as { pid: number; socketDir: string };
-      return { ...held, alive: held.pid !== process.pid && processAlive(held.pid) };
-    } catch {
-      return { pid: 0, socketDir: this.#socketDir(), alive: false }; // half-written by a process that died
+      pid = (JSON.parse(readFileSync(lock, "utf8")) as { pid: number }).pid;
+    } catch {} // half-written by a process that died
+    if (pid > 0 && processAlive(pid)) {
+      throw new DatabaseError(
+        `${dataDir} is in use by another syncfile serve (process ${pid}${pid === process.pid ? ", this one" : ""}): ` +
+          "one server runs on a --data folder. Stop that one, or use another --data; for several instances, " +
+          "give each --database postgres://… and --storage s3://… (see syncfile serve --help)",
+      );
     }
-  }
-
-  /** A connection-level failure (not an SQL error, which carries a severity) while a client of a dead owner. */
-  #lostOwner(error: unknown): boolean {
-    return !this.#closed && !this.#owned && (error as { severity?: unknown }).severity === undefined;
-  }
-
-  #lockPath(): string {
-    return join(this.#dataDir, "db.lock");
-  }
-
-  #socketDir(): string {
-    const dir = join(this.#dataDir, "run");
-    if (Buffer.byteLength(join(dir, SOCKET_NAME)) < 100) return dir;
-    const hash = createHash("sha256").update(this.#dataDir).digest("hex").slice(0, 12);
-    return join(tmpdir(), `syncfile-${hash}`);
+    rmSync(lock, { force: true }); // its holder is gone
   }
 }
 

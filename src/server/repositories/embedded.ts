@@ -9,12 +9,12 @@ import { MemoryRateLimits } from "./rateLimits.js";
 import { SqlSyncsRepository } from "./syncs.js";
 import type { Repositories } from "./types.js";
 
-/** Opens the repositories of the data directory `dataDir`; the first server on it recovers its syncs. */
+/** Opens the repositories of the data directory `dataDir`, and abandons the syncs its last server left running. */
 export async function openEmbedded(dataDir: string): Promise<Repositories> {
   const db = await Database.open(dataDir);
   const syncs = new SqlSyncsRepository(db);
   try {
-    if (db.owner) await syncs.recover();
+    await syncs.recover();
   } catch (error) {
     await db.close();
     throw error;

@@ -21,7 +21,7 @@ import {
 import { SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
-import { inTransaction, type Queryable, type Sql, TYPES } from "./Database.js";
+import { DatabaseError, inTransaction, type Queryable, type Sql, TYPES } from "./Database.js";
 import { SqlFilesRepository } from "./files.js";
 import { type SpilledRows, SqlSyncsRepository } from "./syncs.js";
 import type { RateLimitsRepository, Repositories, SyncRows } from "./types.js";
@@ -249,11 +249,6 @@ class PgRateLimits implements RateLimitsRepository {
       return { allowed: true, remaining: perMinute - n - 1, resetMs };
     });
   }
-}
-
-/** A database that cannot be used: the message names it (without its password) and says why. */
-export class DatabaseError extends Error {
-  override readonly name = "DatabaseError";
 }
 
 /** Opens the repositories of the PostgreSQL database at `url` (postgres://…), migrated. */
