@@ -87,6 +87,8 @@ async function runServe(flags: ServeFlags): Promise<number> {
   const storage = flags.storage ?? (process.env.SYNCFILE_STORAGE_URL || undefined);
   const { StorageError, parseStorageUrl } = await import("../server/storage/location.js");
   if (storage !== undefined) {
+    // the SDK's nine lines on Node 20 speak of its releases after 2026, not of the one installed
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
     try {
       parseStorageUrl(storage);
     } catch (error) {

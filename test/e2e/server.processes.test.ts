@@ -200,6 +200,36 @@ describe("syncfile serve", () => {
     );
   });
 
+  it("refuses a --storage that is not an s3:// URL with exit 2, and a bucket it cannot reach with exit 3, in one line", async () => {
+    const data = await dataDir();
+    const http = await runCli(["serve", "--data", data, "--storage", "http://x", "--port", "0"]);
+    expect(http.code).toBe(2);
+    expect(http.stderr).toBe(
+      'syncfile: --storage: the storage must be an S3 bucket, written s3://BUCKET[/prefix]?region=eu-west-1 (or ?endpoint=http://127.0.0.1:9000&forcePathStyle=true); got "http://x"\n',
+    );
+    const unknown = await runCli(["serve", "--data", data, "--port", "0"], {
+      env: { ...process.env, SYNCFILE_STORAGE_URL: "s3://b?pathStyle=true" },
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(
+      "syncfile: SYNCFILE_STORAGE_URL: unknown storage URL parameter pathStyle: the parameters are endpoint, region, forcePathStyle\n",
+    );
+    const closed = await runCli(
+      [
+        "serve",
+        "--data",
+        data,
+        "--port",
+        "0",
+        "--storage",
+        "s3://b?endpoint=http://127.0.0.1:1&forcePathStyle=true",
+      ],
+      { env: { ...process.env, AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" } },
+    );
+    expect(closed.code).toBe(3);
+    expect(closed.stderr).toBe("syncfile: cannot use the bucket s3://b/: connect ECONNREFUSED 127.0.0.1:1\n");
+  }, 60_000);
+
   it("refuses a bad seed and an unknown currency with exit 2, a port in use with exit 3", async () => {
     const seed = await runCli([
       "serve",

@@ -1,23 +1,33 @@
-// `syncfile serve --database`: the command a team runs, on a PostgreSQL database.
+// `syncfile serve --database --storage`: the command a team runs, on a PostgreSQL database and
+// a bucket.
 
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startCli } from "../support/cli.js";
 import { createTestDatabase } from "../support/postgres.js";
-import { call, dataDir, KEY, upload } from "../support/server.js";
+import { bucket, call, dataDir, KEY, removeDataDirs, upload } from "../support/server.js";
 import { waitFor } from "../support/waitFor.js";
 
-describe("syncfile serve --database", () => {
-  it("serves from a PostgreSQL database given by SYNCFILE_DATABASE_URL, and says where its data is", async () => {
+afterAll(removeDataDirs);
+
+describe("syncfile serve --database --storage", () => {
+  it("serves from the PostgreSQL database and the bucket given by SYNCFILE_DATABASE_URL and SYNCFILE_STORAGE_URL, and says where its data is", async () => {
     const database = await createTestDatabase();
+    const files = await bucket();
     const data = await dataDir();
     const serve = startCli(["serve", "--data", data, "--port", "0"], {
-      env: { ...process.env, SYNCFILE_DATABASE_URL: database, SYNCFILE_API_KEYS: KEY },
+      env: {
+        ...process.env,
+        SYNCFILE_DATABASE_URL: database,
+        SYNCFILE_STORAGE_URL: files.url,
+        SYNCFILE_API_KEYS: KEY,
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined, // serve says nothing of Node 20 itself
+      },
     });
     try {
       await waitFor(() => serve.output().stdout.includes("/docs"), "serve to start");
       const { stdout } = serve.output();
       const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1] as string;
-      expect(stdout).toContain(`(metadata in ${database}, files in ${data})`);
+      expect(stdout).toContain(`(metadata in ${database}, files in s3://${files.name}/)`);
       const idFile = await upload(
         url,
         "users.json",
@@ -27,9 +37,22 @@ describe("syncfile serve --database", () => {
         json: { idFile, idAppAccount: 4 },
       });
       expect(sync.body).toMatchObject({ success: true, users: 1 });
+      expect(files.proxy.requests.some((line) => line.startsWith(`PUT /${files.name}/`))).toBe(true);
+      expect(serve.output().stderr).toBe(""); // not a line of warning
     } finally {
       serve.child.kill("SIGTERM");
       await serve.result;
     }
+  });
+
+  it("refuses a bucket that does not exist with exit 3, in one line", async () => {
+    const files = await bucket();
+    const missing = files.url.replace(files.name, "syncfile-missing");
+    const run = startCli(["serve", "--data", await dataDir(), "--port", "0", "--storage", missing]);
+    const { code, stderr } = await run.result;
+    expect(code).toBe(3);
+    expect(stderr).toBe(
+      "syncfile: cannot use the bucket s3://syncfile-missing/: no such bucket (create it first)\n",
+    );
   });
 });

@@ -31,6 +31,9 @@ export interface TestBucket {
   remove(path: string): Promise<void>;
 }
 
+// the tests' own S3 clients: the project's env does not reach the worker's process.env in time
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
+
 let running: Promise<{ endpoint: string; stop(): Promise<void> }> | null = null;
 const proxies: FaultyProxy[] = [];
 

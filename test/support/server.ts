@@ -260,7 +260,13 @@ export function serveProcess(
     const onData = (d: Buffer) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] as string, output: () => out });
+      if (!m) return;
+      const url = m[1] as string;
+      const storage = args[args.indexOf("--storage") + 1];
+      const used =
+        args.includes("--storage") && storage ? buckets.get(`s3://${new URL(storage).hostname}/`) : undefined;
+      if (used) buckets.set(url, used);
+      resolve({ child, url, output: () => out });
     };
     child.stdout.on("data", onData);
     child.stderr.on("data", (d) => {

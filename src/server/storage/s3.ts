@@ -119,6 +119,9 @@ export class S3Store implements ObjectStore {
 }
 
 function reason(error: unknown): string {
+  if ((error as Error)?.name === "CredentialsProviderError") {
+    return "no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE)";
+  }
   if (error instanceof S3ServiceException) {
     const status = error.$metadata.httpStatusCode;
     if (status === 404) return "no such bucket (create it first)";
