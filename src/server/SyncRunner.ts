@@ -55,7 +55,7 @@ export class SyncRunner {
     const lock = await this.#syncs.start(fileId, appAccount, format);
     if ("busy" in lock) return { outcome: "busy", ...lock.busy };
     const { syncId } = lock;
-    const collector = new RowCollector(this.#syncs.rows());
+    const collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency));
     try {
       const { displayCurrency, sourceCurrency, rates } = this.#currency;
       const report = await normalize(await this.#blobs.read(file.path), collector, {
@@ -70,7 +70,7 @@ export class SyncRunner {
         await this.#syncs.end(syncId, "invalid");
         return { outcome: "invalid", report };
       }
-      await this.#syncs.load(syncId, collector.rows, displayCurrency);
+      await this.#syncs.load(collector.rows);
       const summary: SyncSummary = {
         idSync: syncId,
         idFile: fileId,

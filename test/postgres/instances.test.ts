@@ -137,4 +137,34 @@ describe("instances on one PostgreSQL database", () => {
     const page = await call(url, "GET", "/v1.0/appAccounts/8/users");
     expect(page.body.users).toEqual([{ ...user, licenses: [{ name: "Pro\\x", licenseStatus: "active" }] }]);
   });
+
+  it("keep none of an invalid file's rows, though they were on their way in while the file was read", async () => {
+    const { servers, database } = await instances(1);
+    const url = (servers[0] as SyncfileServer).url;
+    const users = Array.from({ length: 30_000 }, (_, i) => ({
+      email: `u${i}@example.com`,
+      status: "active",
+    }));
+    // the last user's date is no date: the rows before it went to COPY, and this one would fail it
+    const bad = { users: [...users, { email: "late@example.com", lastUsedDate: "yesterday" }] };
+    const idFile = await upload(url, "bad.json", JSON.stringify(bad));
+    const refused = await call(url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 9 },
+    });
+    expect(refused.status).toBe(400);
+    expect((refused.body.report as { valid: boolean }).valid).toBe(false);
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      const { rows } = await client.query("SELECT count(*)::int AS n FROM account_users");
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
+    const good = await upload(url, "good.json", JSON.stringify({ users }));
+    const synced = await call(url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile: good, idAppAccount: 9 },
+    });
+    expect(synced.body).toMatchObject({ success: true, users: 30_000 });
+  });
 });

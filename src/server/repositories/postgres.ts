@@ -5,25 +5,16 @@
 // the syncing connection (the server releases it when an instance dies: no takeover), and
 // rate limits are counted in the database, so that N instances together allow the rate.
 
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import pg from "pg";
-import { from as copyFrom } from "pg-copy-streams";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
-import {
-  ACCOUNT_LICENSE_USERS,
-  ACCOUNT_LICENSES,
-  ACCOUNT_USERS,
-  type AccountTable,
-  type Cell,
-} from "./_accountTables.js";
+import { CopyTextRows } from "./_copy.js";
 import { SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
 import { DatabaseError, inTransaction, type Queryable, type Sql, TYPES } from "./Database.js";
 import { SqlFilesRepository } from "./files.js";
-import { type SpilledRows, SqlSyncsRepository } from "./syncs.js";
+import { SqlSyncsRepository } from "./syncs.js";
 import type { RateLimitsRepository, Repositories, SyncRows } from "./types.js";
 
 // advisory lock keys: "sync" in ASCII, then what each guards
@@ -130,17 +121,13 @@ class PgSyncsRepository extends SqlSyncsRepository {
     return { busy: { syncId: holder?.id ?? rejected, startedAt: holder?.started_at ?? new Date() } };
   }
 
-  /** The rows streamed in with COPY … FROM STDIN, a table at a time on one connection. */
-  override async load(syncId: number, rows: SyncRows, currency: string): Promise<void> {
-    const spilled = rows as SpilledRows;
-    const client = await this.#pg.pool.connect();
-    try {
-      await copyRows(client, ACCOUNT_USERS, [syncId], spilled.userRows);
-      await copyRows(client, ACCOUNT_LICENSES, [syncId, currency], spilled.licenseRows);
-      await copyRows(client, ACCOUNT_LICENSE_USERS, [syncId], spilled.licenseUserRows);
-    } finally {
-      client.release();
-    }
+  /** The rows, streamed into their tables with COPY while the pass writes them (_copy.ts). */
+  override rows(syncId: number, currency: string): SyncRows {
+    return new CopyTextRows(this.#pg.pool, syncId, currency);
+  }
+
+  override load(rows: SyncRows): Promise<void> {
+    return (rows as CopyTextRows).load();
   }
 
   override async release(syncId: number): Promise<void> {
@@ -175,45 +162,6 @@ class PgSyncsRepository extends SqlSyncsRepository {
       client.release();
     }
   }
-}
-
-/** `rows` into `table` with COPY (text format), each row after `fixed`: the sync id and the constants. */
-async function copyRows<R, C extends string>(
-  client: pg.PoolClient,
-  table: AccountTable<R, C>,
-  fixed: readonly Cell[],
-  rows: Iterable<Cell[]>,
-): Promise<void> {
-  const columns = ["sync_id", ...table.constants, ...table.columns.map((c) => c.name)];
-  const prefix = fixed.map(copyText).join("\t");
-  function* lines(): Generator<string> {
-    let chunk = "";
-    for (const row of rows) {
-      chunk += `${prefix}\t${row.map(copyText).join("\t")}\n`;
-      if (chunk.length > 1 << 16) {
-        yield chunk;
-        chunk = "";
-      }
-    }
-    if (chunk) yield chunk;
-  }
-  await pipeline(
-    Readable.from(lines()),
-    client.query(copyFrom(`COPY ${table.name} (${columns.join(", ")}) FROM STDIN`)),
-  );
-}
-
-const COPY_ESCAPES: Readonly<Record<string, string>> = {
-  "\\": "\\\\",
-  "\t": "\\t",
-  "\n": "\\n",
-  "\r": "\\r",
-};
-
-/** A value as COPY's text format writes it: \N for null, backslash, tab and line ends escaped. */
-function copyText(value: Cell | undefined): string {
-  if (value === null || value === undefined) return "\\N";
-  return String(value).replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string);
 }
 
 /** Calls counted in the database: a sliding window per key and operation, shared by every instance. */

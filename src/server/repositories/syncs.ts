@@ -59,12 +59,13 @@ export class SqlSyncsRepository implements SyncsRepository {
     return (rows[0] as { id: number }).id;
   }
 
-  rows(): SyncRows {
-    return new SpilledRows();
+  rows(syncId: number, currency: string): SyncRows {
+    return new SpilledRows(syncId, currency);
   }
 
-  async load(syncId: number, rows: SyncRows, currency: string): Promise<void> {
+  async load(rows: SyncRows): Promise<void> {
     const spilled = rows as SpilledRows;
+    const { syncId, currency } = spilled;
     await inBatches(spilled.userRows, (batch) =>
       this.db.query(ACCOUNT_USERS.insert, ACCOUNT_USERS.parameters(syncId, {}, batch)),
     );
@@ -145,6 +146,11 @@ export class SqlSyncsRepository implements SyncsRepository {
 
 /** A sync's rows as the account tables take them, in memory up to a point and then on disk. */
 export class SpilledRows implements SyncRows {
+  constructor(
+    readonly syncId: number,
+    readonly currency: string,
+  ) {}
+
   readonly userRows = new SpillList<Cell[]>(MEMORY_ROWS);
   readonly licenseRows = new SpillList<Cell[]>(MEMORY_ROWS);
   readonly licenseUserRows = new SpillList<Cell[]>(MEMORY_ROWS);

@@ -62,10 +62,10 @@ export interface SyncsRepository {
     appAccount: number,
     format: "json" | "csv",
   ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }>;
-  /** A new, empty holder for a sync's rows. */
-  rows(): SyncRows;
-  /** Loads `rows` under `syncId` (prices in `currency`), not yet visible. */
-  load(syncId: number, rows: SyncRows, currency: string): Promise<void>;
+  /** A new, empty holder for the rows of sync `syncId` (prices in `currency`). */
+  rows(syncId: number, currency: string): SyncRows;
+  /** Loads the rows of `rows`' sync, not yet visible. */
+  load(rows: SyncRows): Promise<void>;
   /** Makes sync `syncId` the account's state in one transaction, then drops the state before. */
   apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void>;
   /** Marks sync `syncId` as ended without effect, and drops whatever rows it loaded. */

@@ -1,0 +1,210 @@
+// A sync's rows on their way into PostgreSQL with COPY … FROM STDIN, while the file is still
+// being read: the pass writes each table's rows as COPY text to a temporary file, and a COPY
+// per table (each on its own connection) streams that file as it grows. The database indexes
+// the rows on its own processor while the pass parses; the file on disk is the buffer between
+// the two, so memory stays flat whichever is faster. The COPYs end only when the pass found
+// the file valid (load); otherwise they are abandoned, and PostgreSQL keeps none of their rows.
+
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
+import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import {
+  ACCOUNT_LICENSE_USERS,
+  ACCOUNT_LICENSES,
+  ACCOUNT_USERS,
+  type AccountTable,
+  type Cell,
+} from "./_accountTables.js";
+import type { SyncRows } from "./types.js";
+
+const FLUSH_CHARS = 1 << 16;
+const READ_BYTES = 1 << 20;
+
+/** A table's rows as COPY text lines in a temporary file, each after the sync's fixed cells; readable as it grows. */
+class CopyTextFile<R, C extends string> {
+  readonly #fd: number;
+  readonly #prefix: string;
+  #parts: string[] = [];
+  #chars = 0;
+  #written = 0;
+  #state: "open" | "ended" | "abandoned" = "open";
+  #wake: (() => void) | null = null;
+  count = 0;
+
+  constructor(
+    readonly table: AccountTable<R, C>,
+    readonly path: string,
+    fixed: readonly Cell[],
+  ) {
+    this.#fd = openSync(path, "wx");
+    this.#prefix = `${fixed.map(copyText).join("\t")}\t`;
+  }
+
+  add(record: R, index: number, licenseIndex?: number): void {
+    const row = this.table.row(record, index, licenseIndex);
+    let line = this.#prefix + copyText(row[0]);
+    for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
+    this.#parts.push(line);
+    this.#chars += line.length;
+    this.count++;
+    if (this.#chars >= FLUSH_CHARS) this.#flush();
+  }
+
+  /** No more rows: the reader reaches the end. */
+  end(): void {
+    this.#flush();
+    this.#settle("ended");
+  }
+
+  /** The rows will not be loaded: the reader stops where it is. */
+  abandon(): void {
+    this.#settle("abandoned");
+  }
+
+  close(): void {
+    this.abandon();
+    closeSync(this.#fd);
+  }
+
+  /** The file's bytes as they are written, until end() (or abandon(), which throws). */
+  async *follow(): AsyncGenerator<Buffer> {
+    const file = await open(this.path, "r");
+    try {
+      let at = 0;
+      for (;;) {
+        if (this.#state === "abandoned") throw new Error("the sync's rows were abandoned");
+        if (at < this.#written) {
+          const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, this.#written - at));
+          const { bytesRead } = await file.read(buffer, 0, buffer.length, at);
+          at += bytesRead;
+          yield buffer.subarray(0, bytesRead);
+        } else if (this.#state === "ended") {
+          return;
+        } else {
+          await new Promise<void>((resolve) => {
+            this.#wake = resolve;
+          });
+        }
+      }
+    } finally {
+      await file.close();
+    }
+  }
+
+  #flush(): void {
+    if (this.#parts.length === 0) return;
+    this.#written += writeSync(this.#fd, `${this.#parts.join("\n")}\n`);
+    this.#parts = [];
+    this.#chars = 0;
+    this.#wakeReader();
+  }
+
+  #settle(state: "ended" | "abandoned"): void {
+    if (this.#state === "open") this.#state = state;
+    this.#wakeReader();
+  }
+
+  #wakeReader(): void {
+    const wake = this.#wake;
+    this.#wake = null;
+    wake?.();
+  }
+}
+
+/** A sync's rows streamed into its tables with COPY as the pass writes them (see the top of this file). */
+export class CopyTextRows implements SyncRows {
+  readonly #dir = mkdtempSync(join(tmpdir(), "syncfile-copy-"));
+  readonly #users: CopyTextFile<NormalizedUser, never>;
+  readonly #licenses: CopyTextFile<NormalizedLicense, "currency">;
+  readonly #licenseUsers: CopyTextFile<NormalizedLicenseUser, never>;
+  readonly #copied: Promise<unknown>;
+
+  constructor(pool: pg.Pool, syncId: number, currency: string) {
+    this.#users = new CopyTextFile(ACCOUNT_USERS, join(this.#dir, "users"), [syncId]);
+    this.#licenses = new CopyTextFile(ACCOUNT_LICENSES, join(this.#dir, "licenses"), [syncId, currency]);
+    this.#licenseUsers = new CopyTextFile(ACCOUNT_LICENSE_USERS, join(this.#dir, "license-users"), [syncId]);
+    this.#copied = Promise.all(this.#files().map((file) => copy(pool, file)));
+    this.#copied.catch(() => {}); // seen by load(); an invalid file's rows may fail to copy, and are not loaded
+  }
+
+  get users(): number {
+    return this.#users.count;
+  }
+
+  get licenses(): number {
+    return this.#licenses.count;
+  }
+
+  get licenseUsers(): number {
+    return this.#licenseUsers.count;
+  }
+
+  user(user: NormalizedUser): void {
+    this.#users.add(user, this.#users.count);
+  }
+
+  license(index: number, license: NormalizedLicense): void {
+    this.#licenses.add(license, index);
+  }
+
+  licenseUser(licenseIndex: number, index: number, holder: NormalizedLicenseUser): void {
+    this.#licenseUsers.add(holder, index, licenseIndex);
+  }
+
+  /** Ends the COPYs and resolves once every row is in its table (committed, under the sync's id). */
+  async load(): Promise<void> {
+    for (const file of this.#files()) file.end();
+    await this.#copied;
+  }
+
+  /** Abandons the COPYs that have not ended (their rows are rolled back) and deletes the files. */
+  dispose(): void {
+    for (const file of this.#files()) file.close();
+    this.#copied.finally(() => rmSync(this.#dir, { recursive: true, force: true })).catch(() => {});
+  }
+
+  #files(): CopyTextFile<never, string>[] {
+    return [this.#users, this.#licenses, this.#licenseUsers] as unknown as CopyTextFile<never, string>[];
+  }
+}
+
+/** COPY of `file` into its table on a connection of its own, as the file grows. */
+async function copy(pool: pg.Pool, file: CopyTextFile<never, string>): Promise<void> {
+  const client = await pool.connect();
+  const { table } = file;
+  const columns = ["sync_id", ...table.constants, ...table.columns.map((c) => c.name)];
+  try {
+    await pipeline(
+      Readable.from(file.follow()),
+      client.query(copyFrom(`COPY ${table.name} (${columns.join(", ")}) FROM STDIN`)),
+    );
+  } catch (error) {
+    client.release(error as Error); // the connection goes, and the unfinished COPY's rows with it
+    throw error;
+  }
+  client.release();
+}
+
+const COPY_ESCAPES: Readonly<Record<string, string>> = {
+  "\\": "\\\\",
+  "\t": "\\t",
+  "\n": "\\n",
+  "\r": "\\r",
+};
+
+const TO_ESCAPE = /[\\\t\n\r]/;
+const TO_ESCAPE_ALL = /[\\\t\n\r]/g;
+
+/** A value as COPY's text format writes it: \N for null, backslash, tab and line ends escaped. */
+export function copyText(value: Cell | undefined): string {
+  if (value === null || value === undefined) return "\\N";
+  if (typeof value === "number") return String(value);
+  // most values have nothing to escape: a test costs less than a replace that builds a string
+  return TO_ESCAPE.test(value) ? value.replace(TO_ESCAPE_ALL, (c) => COPY_ESCAPES[c] as string) : value;
+}
