@@ -5,7 +5,8 @@
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
 //   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server, pages, postgres (comma-separated)
-//   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M)
+//   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M), on each backend
+//   parts pages and postgres run on PostgreSQL too when it answers (BENCH_POSTGRES_URL).
 //   part postgres: the 1 GB JSON sync on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
 //   postgres://postgres@127.0.0.1:5432/postgres: a database is created and dropped; skipped when none answers);
 //   BENCH_SYNC_MB=100 for a smaller file, BENCH_SYNC_ROUNDS=3 for more rounds (default 1: the embedded one takes minutes)
@@ -205,52 +206,53 @@ if (runs("server") && !process.env.BENCH_SKIP_SERVER) {
   }
 }
 
-// ── the server: an app account's users page by page, 4 M of them ──
+// ── the server: an app account's users page by page, 4 M of them, on each backend ──
 if (runs("pages") && !process.env.BENCH_SKIP_SERVER) {
   const users = Number(process.env.BENCH_USERS ?? 4_000_000);
-  line();
-  line(`an app account of ${users.toLocaleString("en-US")} users (every fourth deleted), page by page`);
-  const filled = performance.now();
-  const account = await accountOfUsers(CLI, root, users);
-  line(`  (written into the database in ${((performance.now() - filled) / 1000).toFixed(0)} s)`);
-  const server = await startServe(CLI, root, account.dataDir);
-  try {
-    // the last page of 100: after the position before the last 100 shown users
-    let position = users;
-    for (let shown = 0; shown < 100; ) if (--position % 4 !== 3) shown++;
-    const route = "/v1.0/appAccounts/1/users?limit=100";
-    const first = await timeGets(server.url, route, 20);
-    const last = await timeGets(server.url, `${route}&after=${account.syncId}-${position - 1}`, 20);
-    if (last.body.users.length !== 100 || last.body.next !== null)
-      throw new Error(`the last page is not the last 100 users: ${JSON.stringify(last.body).slice(0, 200)}`);
+  const postgres = postgresForBench();
+  for (const backend of postgres.reachable ? ["embedded", "postgres"] : ["embedded"]) {
+    line();
     line(
-      `  first page (limit=100):            median ${first.median.toFixed(1)} ms, slowest ${first.slowest.toFixed(1)} ms (20 GETs)`,
+      `an app account of ${users.toLocaleString("en-US")} users (every fourth deleted), page by page, ${backend}`,
     );
-    line(
-      `  last page by cursor (after=…):     median ${last.median.toFixed(1)} ms, slowest ${last.slowest.toFixed(1)} ms (20 GETs; target ≤ 50 ms: ${check(last.median <= 50)})`,
-    );
-    const byOffset = await timeGets(server.url, `${route}&offset=${account.active - 100}`, 1);
-    line(`  last page by offset (baseline):    ${(byOffset.median / 1000).toFixed(1)} s (1 GET)`);
-  } finally {
-    await server.stop();
-    rmSync(account.dataDir, { recursive: true, force: true });
+    const database = backend === "postgres" ? postgres.create(`syncfile_bench_pages_${process.pid}`) : null;
+    const filled = performance.now();
+    const account = await accountOfUsers(CLI, root, users, database);
+    line(`  (written into the database in ${((performance.now() - filled) / 1000).toFixed(0)} s)`);
+    if (database) process.env.SYNCFILE_DATABASE_URL = database;
+    const server = await startServe(CLI, root, account.dataDir);
+    try {
+      // the last page of 100: after the position before the last 100 shown users
+      let position = users;
+      for (let shown = 0; shown < 100; ) if (--position % 4 !== 3) shown++;
+      const route = "/v1.0/appAccounts/1/users?limit=100";
+      const first = await timeGets(server.url, route, 20);
+      const last = await timeGets(server.url, `${route}&after=${account.syncId}-${position - 1}`, 20);
+      if (last.body.users.length !== 100 || last.body.next !== null)
+        throw new Error(
+          `the last page is not the last 100 users: ${JSON.stringify(last.body).slice(0, 200)}`,
+        );
+      line(
+        `  first page (limit=100):            median ${first.median.toFixed(1)} ms, slowest ${first.slowest.toFixed(1)} ms (20 GETs)`,
+      );
+      line(
+        `  last page by cursor (after=…):     median ${last.median.toFixed(1)} ms, slowest ${last.slowest.toFixed(1)} ms (20 GETs; target ≤ 50 ms: ${check(last.median <= 50)})`,
+      );
+      const byOffset = await timeGets(server.url, `${route}&offset=${account.active - 100}`, 1);
+      line(`  last page by offset (baseline):    ${(byOffset.median / 1000).toFixed(1)} s (1 GET)`);
+    } finally {
+      await server.stop();
+      delete process.env.SYNCFILE_DATABASE_URL;
+      rmSync(account.dataDir, { recursive: true, force: true });
+      if (database) postgres.drop(database);
+    }
   }
 }
 
 // ── the server on each backend: the same sync, embedded (PGlite) and PostgreSQL (COPY) ──
 if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
-  const admin = new URL(process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
-  const psql = (sql) =>
-    execFileSync("psql", [admin.href, "-c", sql], { stdio: ["ignore", "ignore", "pipe"] });
-  let reachable = true;
-  try {
-    psql("SELECT 1");
-  } catch {
-    reachable = false;
-    line();
-    line(`(the PostgreSQL part is skipped: nothing answers at ${admin.href}, or psql is missing)`);
-  }
-  if (reachable) {
+  const postgres = postgresForBench();
+  if (postgres.reachable) {
     const data = await jsonData(Number(process.env.BENCH_SYNC_MB ?? 1000));
     const rounds = Number(process.env.BENCH_SYNC_ROUNDS ?? 1);
     line();
@@ -261,13 +263,10 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
     const rss = { embedded: 0, postgres: 0 };
     for (let round = 0; round < rounds; round++) {
       for (const backend of ["postgres", "embedded"]) {
-        const name = `syncfile_bench_${process.pid}_${round}`;
-        if (backend === "postgres") {
-          psql(`CREATE DATABASE ${name}`);
-          const url = new URL(admin);
-          url.pathname = `/${name}`;
-          process.env.SYNCFILE_DATABASE_URL = url.href;
-        } else delete process.env.SYNCFILE_DATABASE_URL;
+        const database =
+          backend === "postgres" ? postgres.create(`syncfile_bench_${process.pid}_${round}`) : null;
+        if (database) process.env.SYNCFILE_DATABASE_URL = database;
+        else delete process.env.SYNCFILE_DATABASE_URL;
         const server = await startServe(CLI, root);
         try {
           const sync = await syncFile(server.url, server.pid, data.path);
@@ -276,7 +275,7 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
         } finally {
           await server.stop();
           delete process.env.SYNCFILE_DATABASE_URL;
-          if (backend === "postgres") psql(`DROP DATABASE ${name} WITH (FORCE)`);
+          if (database) postgres.drop(database);
         }
       }
     }
@@ -291,4 +290,36 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
       );
     }
   }
+}
+
+/**
+ * The PostgreSQL server of the bench (BENCH_POSTGRES_URL, default the local one), through psql:
+ * whether it answers (said once when not), and databases made and dropped on it.
+ */
+function postgresForBench() {
+  const admin = new URL(process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+  const psql = (sql) =>
+    execFileSync("psql", [admin.href, "-c", sql], { stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    psql("SELECT 1");
+  } catch {
+    if (!postgresForBench.said) {
+      postgresForBench.said = true;
+      line();
+      line(`(the PostgreSQL parts are skipped: nothing answers at ${admin.href}, or psql is missing)`);
+    }
+    return { reachable: false };
+  }
+  return {
+    reachable: true,
+    create(name) {
+      psql(`CREATE DATABASE ${name}`);
+      const url = new URL(admin);
+      url.pathname = `/${name}`;
+      return url.href;
+    },
+    drop(url) {
+      psql(`DROP DATABASE ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+    },
+  };
 }

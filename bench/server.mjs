@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import autocannon from "autocannon";
+import pg from "pg";
 
 export const KEYS = Array.from({ length: 500 }, (_, i) => `bench-key-${i}`);
 
@@ -121,15 +122,26 @@ export async function syncFile(url, pid, path) {
 
 /**
  * A data directory whose app account 1 holds `users` synced users (every fourth deleted, the
- * rest shown), each holding one of three licenses — written into the embedded database
- * directly, as a sync would leave them (a sync of a file that large takes minutes; what is
- * measured here is reading the pages). Resolves to {dataDir, syncId, positions}.
+ * rest shown), each holding one of three licenses — written into the database directly, as a
+ * sync would leave them (a sync of a file that large takes minutes; what is measured here is
+ * reading the pages): the embedded one, or the PostgreSQL database `database` (its URL) when
+ * given. Resolves to {dataDir, syncId, active}.
  */
-export async function accountOfUsers(cli, root, users) {
+export async function accountOfUsers(cli, root, users, database = null) {
   const dataDir = mkdtempSync(join(tmpdir(), "syncfile-bench-users-"));
-  const server = await startServe(cli, root, dataDir); // creates the database and its tables
-  await server.stop();
-  const db = await PGlite.create(join(dataDir, "db"));
+  const env = process.env.SYNCFILE_DATABASE_URL;
+  if (database) process.env.SYNCFILE_DATABASE_URL = database;
+  try {
+    const server = await startServe(cli, root, dataDir); // creates the database's tables
+    await server.stop();
+  } finally {
+    if (env === undefined) delete process.env.SYNCFILE_DATABASE_URL;
+    else process.env.SYNCFILE_DATABASE_URL = env;
+  }
+  const db = database
+    ? new pg.Client({ connectionString: database })
+    : await PGlite.create(join(dataDir, "db"));
+  if (database) await db.connect();
   try {
     const { rows } = await db.query(
       `INSERT INTO syncs (app_account, file_id, format, state, started_at, finished_at)
@@ -162,7 +174,7 @@ export async function accountOfUsers(cli, root, users) {
     await db.query("ANALYZE");
     return { dataDir, syncId, active };
   } finally {
-    await db.close();
+    await (database ? db.end() : db.close());
   }
 }
 

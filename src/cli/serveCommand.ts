@@ -17,6 +17,7 @@ interface ServeFlags {
   data: string;
   database?: string;
   storage?: string;
+  redis?: string;
   seed?: string;
   displayCurrency: string;
   sourceCurrency?: string;
@@ -39,6 +40,10 @@ export function serveCommand(result: { code: number }): Command {
       "--storage <url>",
       "an S3-compatible bucket for the files, s3://BUCKET[/prefix]?region=…&endpoint=…&forcePathStyle=true (default: --data; env SYNCFILE_STORAGE_URL)",
     )
+    .option(
+      "--redis <url>",
+      "a Redis server for the rate limits, redis://host:6379 (default: in the database; env SYNCFILE_REDIS_URL)",
+    )
     .option("--seed <file>", "campaigns and executions to add (JSON; see fixtures/seed.json)")
     .option("--display-currency <code>", "the organisation's display currency for prices", "USD")
     .option("--source-currency <code>", "the currency of the files' cents (default: the display currency)")
@@ -59,7 +64,8 @@ Everything survives a restart. One server runs on a --data folder at a time.
 Several instances: give each the same --database (or SYNCFILE_DATABASE_URL) and the same
 --storage (or SYNCFILE_STORAGE_URL), and put a load balancer in front. The schema is
 migrated once at start, rate limits are counted for all of them together, one sync runs at a
-time among them, and each report archive is made once. The bucket's credentials come from the
+time among them, and each report archive is made once. With --redis (or SYNCFILE_REDIS_URL) the
+rate limits are counted in Redis instead of the database. The bucket's credentials come from the
 AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, or AWS_PROFILE).
 Stop it with Ctrl-C.
 
@@ -85,6 +91,12 @@ async function runServe(flags: ServeFlags): Promise<number> {
     );
   }
   const storage = flags.storage ?? (process.env.SYNCFILE_STORAGE_URL || undefined);
+  const redis = flags.redis ?? (process.env.SYNCFILE_REDIS_URL || undefined);
+  if (redis !== undefined && !/^rediss?:\/\/\S+$/.test(redis)) {
+    throw new UsageError(
+      `${flags.redis === undefined ? "SYNCFILE_REDIS_URL" : "--redis"} must be a Redis URL such as redis://127.0.0.1:6379`,
+    );
+  }
   const { StorageError, parseStorageUrl } = await import("../server/storage/location.js");
   if (storage !== undefined) {
     // the SDK's nine lines on Node 20 speak of its releases after 2026, not of the one installed
@@ -97,11 +109,10 @@ async function runServe(flags: ServeFlags): Promise<number> {
     }
   }
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
-  const [{ createServer }, { SeedError }, { ApiKeys }, { redact }, { DatabaseError }] = await Promise.all([
+  const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError, redact }] = await Promise.all([
     import("../server/createServer.js"),
     import("../server/seed.js"),
     import("../server/ApiKeys.js"),
-    import("../server/repositories/postgres.js"),
     import("../server/repositories/Database.js"),
   ]);
   let server: SyncfileServer;
@@ -110,6 +121,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
       dataDir: flags.data,
       ...(database ? { database } : {}),
       ...(storage ? { storage } : {}),
+      ...(redis ? { redis } : {}),
       host: flags.host,
       port: flags.port,
       displayCurrency: flags.displayCurrency,
@@ -146,9 +158,9 @@ async function runServe(flags: ServeFlags): Promise<number> {
     process.stdout.write(`API key: the one in ${flags.data}/api-key\n`);
   }
   const where =
-    database || storage
+    (database || storage
       ? `metadata in ${database ? redact(database) : flags.data}, files in ${server.storage}`
-      : `data in ${flags.data}`;
+      : `data in ${flags.data}`) + (redis ? `, rate limits in ${redact(redis)}` : "");
   process.stdout.write(
     `syncfile serve: listening on ${server.url} (${where})\n` +
       `  the interface: ${server.url}/openapi.json (OpenAPI 3.1), ${server.url}/docs (reference)\n`,

@@ -12,6 +12,7 @@ import { buildApp } from "./app.js";
 import type { ServerOptions, SyncfileServer } from "./options.js";
 import { openEmbedded } from "./repositories/embedded.js";
 import { openPostgres } from "./repositories/postgres.js";
+import type { Repositories } from "./repositories/types.js";
 import { SyncRunner } from "./SyncRunner.js";
 import { checkSeed, readSeed } from "./seed.js";
 import { BlobStore } from "./storage/disk.js";
@@ -30,18 +31,11 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   const currency = { displayCurrency, sourceCurrency, ...(options.rates ? { rates: options.rates } : {}) };
   const maxUploadBytes = options.maxUploadBytes ?? 5 * 1024 ** 3;
 
-  const { files, syncs, appAccounts, accessReviews, rateLimits, close } = options.database
-    ? await openPostgres(options.database)
-    : await openEmbedded(dataDir);
-  let blobs: ObjectStore;
-  try {
-    blobs = options.storage
-      ? await (await import("./storage/s3.js")).S3Store.open(options.storage)
-      : BlobStore.open(dataDir, files, clock);
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  const { files, syncs, appAccounts, accessReviews, rateLimits, blobs, close } = await openBackend(
+    options,
+    dataDir,
+    clock,
+  );
   const reviews = new AccessReviews(accessReviews, blobs, options.reportDelayMs ?? 5000, clock);
   const runner = new SyncRunner(files, syncs, blobs, currency);
   const context = { files, appAccounts, rateLimits, blobs, reviews, clock, displayCurrency, maxUploadBytes };
@@ -52,7 +46,6 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 8080 });
   } catch (error) {
     await app?.close();
-    blobs.close();
     await close();
     throw error;
   }
@@ -69,8 +62,40 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
       stopReports?.();
       await (app as FastifyInstance).close();
       await reviews.settled(); // a run under way ends before the database closes
-      blobs.close();
       await close();
     },
   };
+}
+
+/**
+ * The repositories (PGlite in `dataDir`, or PostgreSQL), the rate limits (theirs, or Redis) and
+ * the object storage (`dataDir`, or a bucket) that `options` ask for; what was opened is closed
+ * again when a later one cannot be.
+ */
+async function openBackend(
+  options: ServerOptions,
+  dataDir: string,
+  clock: () => number,
+): Promise<Repositories & { blobs: ObjectStore }> {
+  const repositories = options.database ? await openPostgres(options.database) : await openEmbedded(dataDir);
+  const closing: (() => unknown)[] = [repositories.close];
+  const close = async () => {
+    for (const step of closing.reverse()) await step();
+  };
+  try {
+    let { rateLimits } = repositories;
+    if (options.redis) {
+      const redis = await (await import("./repositories/redis.js")).RedisRateLimits.open(options.redis);
+      closing.push(() => redis.close());
+      rateLimits = redis;
+    }
+    const blobs = options.storage
+      ? await (await import("./storage/s3.js")).S3Store.open(options.storage)
+      : BlobStore.open(dataDir, repositories.files, clock);
+    closing.push(() => blobs.close());
+    return { ...repositories, rateLimits, blobs, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }

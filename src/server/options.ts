@@ -15,6 +15,8 @@ export interface ServerOptions {
    * credentials from the AWS environment; default: the blobs directory in dataDir.
    */
   storage?: string;
+  /** A Redis server for the rate limits (redis://…), shared by the instances that use it; default: the database's (in memory when embedded). */
+  redis?: string;
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 8080; 0 picks a free port. */

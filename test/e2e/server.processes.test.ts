@@ -230,6 +230,20 @@ describe("syncfile serve", () => {
     expect(closed.stderr).toBe("syncfile: cannot use the bucket s3://b/: connect ECONNREFUSED 127.0.0.1:1\n");
   }, 60_000);
 
+  it("refuses a --redis that is not a Redis URL with exit 2, and one that does not answer with exit 3, in one line", async () => {
+    const data = await dataDir();
+    const http = await runCli(["serve", "--data", data, "--redis", "http://x", "--port", "0"]);
+    expect(http.code).toBe(2);
+    expect(http.stderr).toBe("syncfile: --redis must be a Redis URL such as redis://127.0.0.1:6379\n");
+    const closed = await runCli(["serve", "--data", data, "--port", "0"], {
+      env: { ...process.env, SYNCFILE_REDIS_URL: "redis://:secret@127.0.0.1:1" },
+    });
+    expect(closed.code).toBe(3);
+    expect(closed.stderr).toBe(
+      "syncfile: cannot use Redis at redis://:***@127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n",
+    );
+  }, 60_000);
+
   it("refuses a bad seed and an unknown currency with exit 2, a port in use with exit 3", async () => {
     const seed = await runCli([
       "serve",

@@ -99,6 +99,7 @@ describe("the server's storage", () => {
     expect(named.sort()).toEqual([
       "server/createServer.ts → server/repositories/embedded.ts",
       "server/createServer.ts → server/repositories/postgres.ts",
+      "server/createServer.ts → server/repositories/redis.ts",
     ]);
   });
 

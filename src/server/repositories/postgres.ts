@@ -12,7 +12,7 @@ import { CopyTextRows } from "./_copy.js";
 import { SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
-import { DatabaseError, inTransaction, type Queryable, type Sql, TYPES } from "./Database.js";
+import { DatabaseError, inTransaction, type Queryable, redact, type Sql, TYPES } from "./Database.js";
 import { SqlFilesRepository } from "./files.js";
 import { SqlSyncsRepository } from "./syncs.js";
 import type { RateLimitsRepository, Repositories, SyncRows } from "./types.js";
@@ -218,16 +218,5 @@ export async function openPostgres(url: string): Promise<Repositories> {
     await db.close().catch(() => {});
     const reason = (error as Error).message || (error as { code?: string }).code || String(error);
     throw new DatabaseError(`cannot use the database ${redact(url)}: ${reason}`);
-  }
-}
-
-/** A database URL without its password, for messages. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
   }
 }

@@ -1,0 +1,81 @@
+// Rate limits counted in Redis (`--redis`), for instances that would rather not count every
+// call in PostgreSQL: a sliding window per key and operation, as a sorted set of the calls'
+// times, trimmed, counted and added to in one Lua script — atomic, so N instances together
+// allow exactly the documented rate. A key's set expires a window after its last call.
+
+import { randomBytes } from "node:crypto";
+import { createClient } from "redis";
+import { RATE_WINDOW_MS } from "../../http/operations.js";
+import type { WindowState } from "../../http/SlidingWindow.js";
+import { DatabaseError, redact } from "./Database.js";
+import type { RateLimitsRepository } from "./types.js";
+
+// KEYS[1]: the window's set; ARGV: now, window (ms), the limit, a unique member for this call.
+// Returns {allowed (0/1), remaining, resetMs}, as the other backends count them.
+const TAKE = `
+local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local oldest = now
+if first[2] then oldest = tonumber(first[2]) end
+local reset = math.max(0, oldest + window - now)
+if n >= limit then return {0, 0, reset} end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window)
+return {1, limit - n - 1, reset}
+`;
+
+/** A client of the Redis server at `url`. */
+function redisClient(url: string) {
+  return createClient({
+    url,
+    // a call while Redis is away fails at once (a 500 that says so) instead of waiting in a queue
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 5000,
+      reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000),
+    },
+  });
+}
+
+/** Calls counted in Redis, shared by every instance that uses it. */
+export class RedisRateLimits implements RateLimitsRepository {
+  readonly #client: ReturnType<typeof redisClient>;
+  #calls = 0;
+
+  private constructor(client: ReturnType<typeof redisClient>) {
+    this.#client = client;
+  }
+
+  /** Connects to the Redis server at `url` (redis://…); refused in one sentence when it does not answer. */
+  static async open(url: string): Promise<RedisRateLimits> {
+    const client = redisClient(url);
+    client.on("error", () => {}); // a lost connection is retried; the calls meanwhile fail
+    try {
+      await Promise.race([
+        client.connect(),
+        new Promise((_, reject) => client.once("error", reject)), // the first refusal ends the start
+      ]);
+      await client.ping();
+    } catch (error) {
+      client.destroy();
+      const reason = (error as Error).message || (error as { code?: string }).code || String(error);
+      throw new DatabaseError(`cannot use Redis at ${redact(url)}: ${reason}`);
+    }
+    return new RedisRateLimits(client);
+  }
+
+  async take(key: string, operation: string, perMinute: number, now: number): Promise<WindowState> {
+    const member = `${now}:${process.pid}:${this.#calls++}:${randomBytes(4).toString("hex")}`;
+    const [allowed, remaining, resetMs] = (await this.#client.eval(TAKE, {
+      keys: [`syncfile:rate:${key}:${operation}`],
+      arguments: [String(now), String(RATE_WINDOW_MS), String(perMinute), member],
+    })) as [number, number, number];
+    return { allowed: allowed === 1, remaining, resetMs };
+  }
+
+  close(): void {
+    this.#client.destroy();
+  }
+}
