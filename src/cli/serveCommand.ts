@@ -61,12 +61,13 @@ on its first start, keeps it in <data>/api-key and prints it that once.
 
 Everything survives a restart. One server runs on a --data folder at a time.
 
-Several instances: give each the same --database (or SYNCFILE_DATABASE_URL) and the same
---storage (or SYNCFILE_STORAGE_URL), and put a load balancer in front. The schema is
-migrated once at start, rate limits are counted for all of them together, one sync runs at a
-time among them, and each report archive is made once. With --redis (or SYNCFILE_REDIS_URL) the
-rate limits are counted in Redis instead of the database. The bucket's credentials come from the
-AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, or AWS_PROFILE).
+Several instances: give each the same --database (or SYNCFILE_DATABASE_URL), the same
+--storage (or SYNCFILE_STORAGE_URL) and the same SYNCFILE_API_KEYS, and put a load balancer
+in front. The schema is migrated once at start, rate limits are counted for all of them
+together, one sync runs at a time among them, and each report archive is made once. With
+--redis (or SYNCFILE_REDIS_URL) the rate limits are counted in Redis instead. The bucket's
+credentials come from the AWS environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+AWS_REGION, or AWS_PROFILE).
 Stop it with Ctrl-C.
 
 Examples:

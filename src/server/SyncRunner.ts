@@ -55,8 +55,9 @@ export class SyncRunner {
     const lock = await this.#syncs.start(fileId, appAccount, format);
     if ("busy" in lock) return { outcome: "busy", ...lock.busy };
     const { syncId } = lock;
-    const collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency));
+    let collector: RowCollector | null = null;
     try {
+      collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency));
       const { displayCurrency, sourceCurrency, rates } = this.#currency;
       const report = await normalize(await this.#blobs.read(file.path), collector, {
         format,
@@ -90,7 +91,7 @@ export class SyncRunner {
       await this.#syncs.end(syncId, "failed").catch(() => {});
       throw error;
     } finally {
-      collector.rows.dispose();
+      collector?.rows.dispose();
       await this.#syncs.release(syncId).catch(() => {});
     }
   }

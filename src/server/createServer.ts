@@ -79,8 +79,16 @@ async function openBackend(
 ): Promise<Repositories & { blobs: ObjectStore }> {
   const repositories = options.database ? await openPostgres(options.database) : await openEmbedded(dataDir);
   const closing: (() => unknown)[] = [repositories.close];
-  const close = async () => {
-    for (const step of closing.reverse()) await step();
+  let closed: Promise<void> | null = null;
+  // once, the last opened first, each step whatever the one before did
+  const close = () => {
+    closed ??= (async () => {
+      for (const step of [...closing].reverse())
+        await Promise.resolve()
+          .then(step)
+          .catch(() => {});
+    })();
+    return closed;
   };
   try {
     let { rateLimits } = repositories;

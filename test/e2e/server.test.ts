@@ -516,6 +516,11 @@ describe("bad requests: a clear 4xx each", () => {
         expect(r.status).toBe(200);
         expect(register.status).toBe(413);
         expect(register.body.message).toBe("the file is larger than the limit of 1000 bytes");
+        // and the object is gone from the bucket: registering it again finds nothing
+        const again = await call(small.url, "POST", "/v1.0/files", {
+          json: { path: filePath, type: "attachment" },
+        });
+        expect(again.status).toBe(400);
       } else {
         expect(r.status).toBe(413);
         expect(register.status).toBe(400);

@@ -167,4 +167,37 @@ describe("instances on one PostgreSQL database", () => {
     });
     expect(synced.body).toMatchObject({ success: true, users: 30_000 });
   });
+
+  it("keep none of a sync's rows when PostgreSQL refuses one of them, and let the next sync run", async () => {
+    const { servers, database } = await instances(1);
+    const url = (servers[0] as SyncfileServer).url;
+    const users = Array.from({ length: 30_000 }, (_, i) => ({ email: `u${i}@example.com` }));
+    const holders = users.map(({ email }) => ({ email }));
+    // a date the file's rules accept and PostgreSQL does not (year 0): the users' COPY fails at
+    // the end, while the licenses' and their users' COPYs have all their rows
+    const refused = {
+      users: [...users, { email: "y0@example.com", lastUsedDate: "0000-01-01" }],
+      licenses: [{ name: "P", users: holders }],
+    };
+    const idFile = await upload(url, "year0.json", JSON.stringify(refused));
+    const failed = await call(url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 10 },
+    });
+    expect(failed.status).toBe(500);
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      const counts = await client.query(
+        "SELECT (SELECT count(*) FROM account_users)::int AS users, (SELECT count(*) FROM account_licenses)::int AS licenses, (SELECT count(*) FROM account_license_users)::int AS holders",
+      );
+      expect(counts.rows[0]).toEqual({ users: 0, licenses: 0, holders: 0 });
+    } finally {
+      await client.end();
+    }
+    const good = await upload(url, "good.json", JSON.stringify({ users }));
+    const synced = await call(url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile: good, idAppAccount: 10 },
+    });
+    expect(synced.body).toMatchObject({ success: true, users: 30_000 });
+  });
 });

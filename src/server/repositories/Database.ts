@@ -5,7 +5,7 @@
 // in one sentence that points at --database for several instances.
 
 import { execFileSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -81,6 +81,7 @@ export class Database implements Sql {
       return new Database(db, lock);
     } catch (error) {
       rmSync(lock, { force: true });
+      held.delete(lock);
       throw error;
     }
   }
@@ -108,6 +109,7 @@ export class Database implements Sql {
     this.#closed = true;
     await this.#db.close().catch(() => {});
     rmSync(this.#lock, { force: true });
+    held.delete(this.#lock);
   }
 }
 
@@ -115,33 +117,44 @@ function counted<R>(results: Results<R>): { rows: R[]; rowCount: number | null }
   return { rows: results.rows, rowCount: results.affectedRows ?? null };
 }
 
+/** The lock files this process holds (a second open of the same directory is refused too). */
+const held = new Set<string>();
+
 /**
  * Takes the data directory's lock file (`db.lock`, naming this process), taking it over from a
- * process that is gone; resolves to its path. Refused while a running process holds it.
+ * process that is gone; resolves to its path. Refused while a running process holds it. The
+ * file appears whole (written aside, then linked into place), so no one reads it half-written.
  */
 function holdDataDir(dataDir: string): string {
   const lock = join(dataDir, "db.lock");
-  for (;;) {
-    try {
-      const fd = openSync(lock, "wx");
-      writeSync(fd, JSON.stringify({ pid: process.pid }));
-      closeSync(fd);
-      return lock;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  const mine = `${lock}.${process.pid}`;
+  writeFileSync(mine, JSON.stringify({ pid: process.pid }));
+  try {
+    for (;;) {
+      try {
+        linkSync(mine, lock);
+        held.add(lock);
+        return lock;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      let pid = 0;
+      try {
+        pid = (JSON.parse(readFileSync(lock, "utf8")) as { pid: number }).pid;
+      } catch {} // removed meanwhile, or not ours: looked at again
+      // our own process id in a lock we do not hold: a process before us had it (a container restarted)
+      const running = pid === process.pid ? held.has(lock) : pid > 0 && processAlive(pid);
+      if (running) {
+        throw new DatabaseError(
+          `${dataDir} is in use by another syncfile serve (process ${pid}${pid === process.pid ? ", this one" : ""}): ` +
+            "one server runs on a --data folder. Stop that one, or use another --data; for several instances, " +
+            "give each --database postgres://… and --storage s3://… (see syncfile serve --help)",
+        );
+      }
+      rmSync(lock, { force: true }); // its holder is gone
     }
-    let pid = 0;
-    try {
-      pid = (JSON.parse(readFileSync(lock, "utf8")) as { pid: number }).pid;
-    } catch {} // half-written by a process that died
-    if (pid > 0 && processAlive(pid)) {
-      throw new DatabaseError(
-        `${dataDir} is in use by another syncfile serve (process ${pid}${pid === process.pid ? ", this one" : ""}): ` +
-          "one server runs on a --data folder. Stop that one, or use another --data; for several instances, " +
-          "give each --database postgres://… and --storage s3://… (see syncfile serve --help)",
-      );
-    }
-    rmSync(lock, { force: true }); // its holder is gone
+  } finally {
+    rmSync(mine, { force: true });
   }
 }
 

@@ -34,6 +34,8 @@ class CopyTextFile<R, C extends string> {
   #chars = 0;
   #written = 0;
   #state: "open" | "ended" | "abandoned" = "open";
+  #followed = false; // the reader reached the end: abandoning is too late
+  #closed = false;
   #wake: (() => void) | null = null;
   count = 0;
 
@@ -62,13 +64,16 @@ class CopyTextFile<R, C extends string> {
     this.#settle("ended");
   }
 
-  /** The rows will not be loaded: the reader stops where it is. */
+  /** The rows will not be loaded: the reader stops where it is (even after end(), until it has read all). */
   abandon(): void {
-    this.#settle("abandoned");
+    if (!this.#followed) this.#state = "abandoned";
+    this.#wakeReader();
   }
 
   close(): void {
     this.abandon();
+    if (this.#closed) return;
+    this.#closed = true;
     closeSync(this.#fd);
   }
 
@@ -85,6 +90,7 @@ class CopyTextFile<R, C extends string> {
           at += bytesRead;
           yield buffer.subarray(0, bytesRead);
         } else if (this.#state === "ended") {
+          this.#followed = true;
           return;
         } else {
           await new Promise<void>((resolve) => {
@@ -99,13 +105,15 @@ class CopyTextFile<R, C extends string> {
 
   #flush(): void {
     if (this.#parts.length === 0) return;
-    this.#written += writeSync(this.#fd, `${this.#parts.join("\n")}\n`);
+    const bytes = Buffer.from(`${this.#parts.join("\n")}\n`);
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at);
+    this.#written += bytes.length;
     this.#parts = [];
     this.#chars = 0;
     this.#wakeReader();
   }
 
-  #settle(state: "ended" | "abandoned"): void {
+  #settle(state: "ended"): void {
     if (this.#state === "open") this.#state = state;
     this.#wakeReader();
   }
@@ -123,14 +131,40 @@ export class CopyTextRows implements SyncRows {
   readonly #users: CopyTextFile<NormalizedUser, never>;
   readonly #licenses: CopyTextFile<NormalizedLicense, "currency">;
   readonly #licenseUsers: CopyTextFile<NormalizedLicenseUser, never>;
-  readonly #copied: Promise<unknown>;
+  readonly #copies: Promise<PromiseSettledResult<void>[]>;
 
   constructor(pool: pg.Pool, syncId: number, currency: string) {
-    this.#users = new CopyTextFile(ACCOUNT_USERS, join(this.#dir, "users"), [syncId]);
-    this.#licenses = new CopyTextFile(ACCOUNT_LICENSES, join(this.#dir, "licenses"), [syncId, currency]);
-    this.#licenseUsers = new CopyTextFile(ACCOUNT_LICENSE_USERS, join(this.#dir, "license-users"), [syncId]);
-    this.#copied = Promise.all(this.#files().map((file) => copy(pool, file)));
-    this.#copied.catch(() => {}); // seen by load(); an invalid file's rows may fail to copy, and are not loaded
+    const made: { close(): void }[] = [];
+    const kept = <F extends { close(): void }>(file: F): F => {
+      made.push(file);
+      return file;
+    };
+    try {
+      this.#users = kept(new CopyTextFile(ACCOUNT_USERS, join(this.#dir, "users"), [syncId]));
+      this.#licenses = kept(
+        new CopyTextFile(ACCOUNT_LICENSES, join(this.#dir, "licenses"), [syncId, currency]),
+      );
+      this.#licenseUsers = kept(
+        new CopyTextFile(ACCOUNT_LICENSE_USERS, join(this.#dir, "license-users"), [syncId]),
+      );
+    } catch (error) {
+      // a file that could not be made (no space, no descriptors): none of them stays
+      for (const file of made) file.close();
+      rmSync(this.#dir, { recursive: true, force: true });
+      throw error;
+    }
+    // when one COPY fails, the others are abandoned: no table keeps rows of a sync that failed
+    const abandonAll = () => {
+      for (const file of this.#files()) file.abandon();
+    };
+    this.#copies = Promise.allSettled(
+      this.#files().map((file) =>
+        copy(pool, file).catch((error: unknown) => {
+          abandonAll();
+          throw error;
+        }),
+      ),
+    );
   }
 
   get users(): number {
@@ -157,16 +191,20 @@ export class CopyTextRows implements SyncRows {
     this.#licenseUsers.add(holder, index, licenseIndex);
   }
 
-  /** Ends the COPYs and resolves once every row is in its table (committed, under the sync's id). */
+  /**
+   * Ends the COPYs and resolves once every row is in its table (committed, under the sync's id);
+   * rejects, once every COPY has ended one way or the other, when one failed.
+   */
   async load(): Promise<void> {
     for (const file of this.#files()) file.end();
-    await this.#copied;
+    const failed = (await this.#copies).find((result) => result.status === "rejected");
+    if (failed) throw failed.reason;
   }
 
   /** Abandons the COPYs that have not ended (their rows are rolled back) and deletes the files. */
   dispose(): void {
     for (const file of this.#files()) file.close();
-    this.#copied.finally(() => rmSync(this.#dir, { recursive: true, force: true })).catch(() => {});
+    this.#copies.then(() => rmSync(this.#dir, { recursive: true, force: true }));
   }
 
   #files(): CopyTextFile<never, string>[] {
@@ -180,6 +218,8 @@ async function copy(pool: pg.Pool, file: CopyTextFile<never, string>): Promise<v
   const { table } = file;
   const columns = ["sync_id", ...table.constants, ...table.columns.map((c) => c.name)];
   try {
+    // the COPY lasts as long as the file's reading: a role's statement timeout must not cut it
+    await client.query("SET statement_timeout = 0");
     await pipeline(
       Readable.from(file.follow()),
       client.query(copyFrom(`COPY ${table.name} (${columns.join(", ")}) FROM STDIN`)),
@@ -188,6 +228,7 @@ async function copy(pool: pg.Pool, file: CopyTextFile<never, string>): Promise<v
     client.release(error as Error); // the connection goes, and the unfinished COPY's rows with it
     throw error;
   }
+  await client.query("RESET statement_timeout");
   client.release();
 }
 

@@ -1,8 +1,8 @@
 // The SQL of syncs: each sync is a row of `syncs`; its records are loaded into the account
 // tables under its id (invisible until applied), and applying it points the account at it in
 // one short transaction, so a sync that fails or a server that dies halfway leaves the account
-// as it was. One sync at a time: a lock row naming the holding process, taken over from a
-// process that is gone.
+// as it was. One sync at a time: a lock row naming the holding process, dropped at the next
+// start when its server died.
 
 import { SpillList } from "../../_internal/SpillList.js";
 import type { SyncSummary } from "../../http/operations.js";
@@ -104,10 +104,9 @@ export class SqlSyncsRepository implements SyncsRepository {
   }
 
   async recover(): Promise<void> {
-    const { rows } = await this.db.query<{ sync_id: number; holder_pid: number }>(
-      "SELECT sync_id, holder_pid FROM sync_lock",
-    );
-    for (const lock of rows) if (!processAlive(lock.holder_pid)) await this.abandon(lock.sync_id);
+    // the data directory is this server's alone (Database.ts): a lock left in it is a dead server's
+    const { rows } = await this.db.query<{ sync_id: number }>("SELECT sync_id FROM sync_lock");
+    for (const lock of rows) await this.abandon(lock.sync_id);
     const { rows: stale } = await this.db.query<{ id: number }>(
       "SELECT id FROM syncs WHERE state = 'running' AND id NOT IN (SELECT sync_id FROM sync_lock)",
     );

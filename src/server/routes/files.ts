@@ -9,6 +9,7 @@ import { baseUrl, route, type ServerContext } from "./_context.js";
 import { idText, objectBody, parameters, requiredText } from "./_schemas.js";
 
 const FILE_NAME_HINT = "the file's base name, such as users.json";
+const UPLOAD_PATH = /^\d+\/[^/]+$/;
 
 export async function filesRoutes(
   app: FastifyInstance,
@@ -51,7 +52,8 @@ export async function filesRoutes(
   });
   route(app, "registerFile", { body: register }, async (request) => {
     const { path, type } = request.body as { path: string; type: string };
-    const upload = validObjectPath(path) ? await blobs.uploaded(path) : null;
+    // only what an upload URL was given for: <epoch ms>/<name>
+    const upload = UPLOAD_PATH.test(path) && validObjectPath(path) ? await blobs.uploaded(path) : null;
     if (!upload) {
       throw badRequest(
         `nothing was uploaded to ${show(path)}: PUT the file to the URL from GET /v1.0/files/url first, then register its filePath`,
@@ -59,6 +61,7 @@ export async function filesRoutes(
     }
     // the disk storage refuses a larger upload itself; a bucket's presigned PUT cannot
     if (upload.size > maxUploadBytes) {
+      await blobs.remove(path);
       throw new HttpError(413, `the file is larger than the limit of ${maxUploadBytes} bytes`);
     }
     // 200, as the service's reference answers (not 201)

@@ -4,7 +4,7 @@
 // written to a temporary file and renamed into place: a half-received upload never exists.
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { createReadStream, createWriteStream, mkdirSync } from "node:fs";
+import { createReadStream, createWriteStream, mkdirSync, rmSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable, Transform } from "node:stream";
@@ -68,6 +68,10 @@ export class BlobStore implements ObjectStore {
   /** The content type a download of `path` is served with. */
   async contentType(path: string): Promise<string> {
     return (await this.#files.contentTypeAt(path)) ?? "application/octet-stream";
+  }
+
+  async remove(path: string): Promise<void> {
+    rmSync(this.#file(path), { force: true });
   }
 
   close(): void {}

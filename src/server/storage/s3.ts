@@ -5,6 +5,7 @@
 
 import type { Readable } from "node:stream";
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -35,6 +36,7 @@ export class S3Store implements ObjectStore {
       // a presigned PUT must not carry the checksum of an empty body: S3 would refuse the upload
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
+      requestHandler: { connectionTimeout: 10_000 }, // an endpoint that never answers fails the start
     });
   }
 
@@ -98,6 +100,10 @@ export class S3Store implements ObjectStore {
         ContentType: contentType,
       }),
     );
+  }
+
+  async remove(path: string): Promise<void> {
+    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }));
   }
 
   close(): void {

@@ -24,6 +24,8 @@ export interface ObjectStore {
   size(path: string): Promise<number | null>;
   /** The object's bytes, streamed. */
   read(path: string): Promise<Readable>;
+  /** Deletes the object at `path`, if there is one. */
+  remove(path: string): Promise<void>;
   /** Stores `bytes` at `path`, replacing what was there. */
   write(path: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Lets go of connections. */
