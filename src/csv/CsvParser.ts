@@ -1,4 +1,10 @@
-// Bytes to raw CSV records, on csv-parse's core: strict UTF-8 first (a bad byte is a failure
+// Bytes to raw CSV records. A fast path scans whole blocks for what well-formed CSV holds —
+// line ends found with indexOf, a record without quotes decoded once and split at its
+// delimiters, quoted cells read cell by cell — and at the first thing it does not expect (a
+// stray quote, text after a closing quote, a record past the size limit, a bad byte, the end
+// of the input inside a record) hands the rest of the input, from the start of that record,
+// to csv-parse, which says exactly what is wrong (a differential test holds the two equal).
+// csv-parse's part: strict UTF-8 first (a bad byte is a failure
 // at its offset, never U+FFFD), then csv-parse driven directly (no `columns`, no `info`:
 // each record arrives as a plain array), each record placed by its starting byte offset
 // (csv-parse's own counter) and line (the line breaks before it, counted here: csv-parse
@@ -32,7 +38,14 @@ export interface CsvParserOptions {
   maxRecordBytes: number;
   /** Byte offset of the first byte in the file: the length of the byte-order mark. */
   offset: number;
+  /** Scan with the fast path while the input is regular (default true); false: csv-parse throughout. */
+  fast?: boolean;
 }
+
+const QUOTE = 0x22;
+// what the scanner says of a record it could not read: more bytes needed, or csv-parse's turn
+const INCOMPLETE = -1;
+const IRREGULAR = -2;
 
 interface CsvParseApi {
   info: { lines: number; bytes: number };
@@ -66,12 +79,29 @@ export class CsvParser {
   #nextLine = 1;
   #nextOffset: number;
   readonly #push = (cells: string[]) => this.#record(cells);
+  // the fast path: on while the input is regular; the bytes of an unfinished record; where
+  // csv-parse took over (relative position of its first byte); the delimiter and record
+  // delimiter as bytes; the cells of the record being scanned
+  #fast: boolean;
+  #carry: Buffer | null = null;
+  #base = 0;
+  readonly #delimiter: number;
+  readonly #recordEnd: Buffer;
+  #cells: string[] = [];
 
   constructor(sink: RawRecordSink, options: CsvParserOptions) {
     this.#sink = sink;
     this.#options = options;
     this.#nextOffset = options.offset;
     this.#lineBreak = options.recordDelimiter === "\r" ? 0x0d : 0x0a;
+    this.#delimiter = options.delimiter.length === 1 ? options.delimiter.charCodeAt(0) : -1;
+    this.#recordEnd = Buffer.from(options.recordDelimiter);
+    this.#fast =
+      options.fast !== false &&
+      this.#delimiter > 0 &&
+      this.#delimiter < 0x80 &&
+      this.#delimiter !== QUOTE &&
+      ["\n", "\r\n", "\r"].includes(options.recordDelimiter);
     const parser = new Parser({
       delimiter: options.delimiter,
       record_delimiter: options.recordDelimiter,
@@ -99,11 +129,15 @@ export class CsvParser {
       this.#pending = Buffer.from(data.subarray(data.length - tail));
       data = data.subarray(0, data.length - tail);
     }
-    this.#parse(data);
+    if (this.#fast) this.#scanChecked(data);
+    else this.#parse(data);
   }
 
   /** The end of the input: the last record, or the failure of an unfinished one. */
   end(): void {
+    if (this.#failed) return;
+    // the last record, unended: csv-parse reads it (and says what is wrong with it, if anything)
+    if (this.#fast) this.#handOffCarry();
     if (this.#failed) return;
     if (this.#pending) {
       const reason = findInvalidUtf8(this.#pending)?.reason ?? "the file ends inside a character";
@@ -125,10 +159,143 @@ export class CsvParser {
     }
     if (data.length === 0) return;
     this.#parsed += data.length;
+    this.#feed(data);
+  }
+
+  /** Gives csv-parse `data`, the bytes that end at relative position #parsed. */
+  #feed(data: Buffer): void {
     this.#data = data;
     const error = this.#api.parse(data, false, this.#push, () => {});
     if (error) this.#parseFailure(error as Error & { code: string });
     else this.#linesBefore(this.#parsed); // count the rest now: the next bytes come in another buffer
+  }
+
+  /** The fast path over new bytes, checked to be UTF-8 first (as #parse does). */
+  #scanChecked(data: Buffer): void {
+    if (data.length > 0 && !isUtf8(data)) {
+      const bad = findInvalidUtf8(data);
+      const at = bad?.index ?? 0;
+      if (at > 0) this.#scanChecked(data.subarray(0, at));
+      if (this.#failed) return;
+      // the unfinished record goes to csv-parse, so that the failure counts its cells as it would
+      if (this.#fast) this.#handOffCarry();
+      if (!this.#failed) this.#encodingFailure(bad?.reason ?? "invalid UTF-8");
+      return;
+    }
+    if (data.length === 0) return;
+    this.#parsed += data.length;
+    const carry = this.#carry;
+    this.#carry = null;
+    this.#scan(carry ? Buffer.concat([carry, data]) : data);
+  }
+
+  /** Scans the records of `data` (the bytes that end at #parsed) while they are regular. */
+  #scan(data: Buffer): void {
+    this.#data = data;
+    const start = this.#parsed - data.length;
+    let p = 0;
+    let quote = data.indexOf(QUOTE);
+    while (p < data.length) {
+      if (quote !== -1 && quote < p) quote = data.indexOf(QUOTE, p);
+      const end = this.#scanRecord(data, p, quote);
+      // a record that ends with the bytes waits for the next ones, as csv-parse's does (so that
+      // a bad byte right after it reads the same)
+      if (end === INCOMPLETE || end === data.length) break;
+      if (end === IRREGULAR || end - p > this.#options.maxRecordBytes) {
+        this.#handOff(data, p);
+        return;
+      }
+      this.#emit(this.#cells, start + end);
+      p = end;
+    }
+    if (p < data.length) {
+      if (data.length - p > this.#options.maxRecordBytes) {
+        this.#handOff(data, p);
+        return;
+      }
+      this.#carry = Buffer.from(data.subarray(p)); // a copy: the caller may reuse its chunk
+    }
+    this.#linesBefore(this.#parsed);
+  }
+
+  /**
+   * Reads the record at `p` into #cells; resolves to the position after its record delimiter,
+   * INCOMPLETE when `data` ends inside it, or IRREGULAR. `quote` is the first quote at or after `p`.
+   */
+  #scanRecord(data: Buffer, p: number, quote: number): number {
+    const recordEnd = this.#recordEnd;
+    let end = data.indexOf(recordEnd, p);
+    if (quote === -1 || (end !== -1 && quote > end)) {
+      // no quote in the record: one decode, one split
+      if (end === -1) return INCOMPLETE;
+      const text = data.toString("utf8", p, end);
+      this.#cells = text.split(this.#options.delimiter);
+      return end + recordEnd.length;
+    }
+    // quotes: cell by cell
+    const cells: string[] = [];
+    this.#cells = cells;
+    const delimiter = this.#delimiter;
+    let at = p;
+    for (;;) {
+      if (at < data.length && data[at] === QUOTE) {
+        let q = at + 1;
+        let close: number;
+        for (;;) {
+          close = data.indexOf(QUOTE, q);
+          if (close === -1 || close + 1 >= data.length) return INCOMPLETE;
+          if (data[close + 1] !== QUOTE) break;
+          q = close + 2; // "" inside a quoted cell: one quote
+        }
+        const text = data.toString("utf8", at + 1, close);
+        cells.push(text.includes('"') ? text.replaceAll('""', '"') : text);
+        const after = close + 1;
+        if (data[after] === delimiter) {
+          at = after + 1;
+          continue;
+        }
+        if (after + recordEnd.length > data.length) return INCOMPLETE;
+        return data.compare(recordEnd, 0, recordEnd.length, after, after + recordEnd.length) === 0
+          ? after + recordEnd.length
+          : IRREGULAR;
+      }
+      // an unquoted cell: up to the next delimiter or the record's end, with no quote in it
+      if (end !== -1 && end < at) end = data.indexOf(recordEnd, at); // that one was inside quotes
+      const cellEnd = data.indexOf(delimiter, at);
+      const last = cellEnd === -1 || (end !== -1 && end < cellEnd);
+      if (last && end === -1) return INCOMPLETE;
+      const stop = last ? end : cellEnd;
+      const quoteIn = data.indexOf(QUOTE, at);
+      if (quoteIn !== -1 && quoteIn < stop) return IRREGULAR;
+      cells.push(data.toString("utf8", at, stop));
+      if (last) return end + recordEnd.length;
+      at = cellEnd + 1;
+    }
+  }
+
+  /** A record read by the fast path, which ends (its record delimiter included) at relative position `end`. */
+  #emit(cells: string[], end: number): void {
+    const loc = { line: this.#nextLine, column: 1, offset: this.#nextOffset };
+    this.#nextLine = 1 + this.#linesBefore(end);
+    this.#nextOffset = this.#options.offset + end;
+    this.#sink.record(cells, loc);
+  }
+
+  /** csv-parse reads on from the record at `p` of `data` (the bytes that end at #parsed), to the end of the input. */
+  #handOff(data: Buffer, p: number): void {
+    this.#fast = false;
+    this.#carry = null;
+    this.#base = this.#parsed - data.length + p;
+    this.#cells = [];
+    if (p < data.length) this.#feed(Buffer.from(data.subarray(p)));
+  }
+
+  #handOffCarry(): void {
+    const carry = this.#carry;
+    this.#fast = false;
+    this.#carry = null;
+    this.#base = this.#parsed - (carry?.length ?? 0);
+    if (carry) this.#feed(carry);
   }
 
   /** The line breaks before relative byte position `position` (at or after the last one asked, within the bytes parsed). */
@@ -152,8 +319,8 @@ export class CsvParser {
     const api = this.#api;
     const loc = { line: this.#nextLine, column: 1, offset: this.#nextOffset };
     // the next record starts after this one's record delimiter
-    this.#nextLine = 1 + this.#linesBefore(api.info.bytes);
-    this.#nextOffset = this.#options.offset + api.info.bytes;
+    this.#nextLine = 1 + this.#linesBefore(this.#base + api.info.bytes);
+    this.#nextOffset = this.#options.offset + this.#base + api.info.bytes;
     this.#recordInfoLine = api.info.lines + 1; // csv-parse counts the record delimiter after this call
     this.#sink.record(cells, loc);
   }
@@ -171,9 +338,11 @@ export class CsvParser {
     const at = {
       line: this.#nextLine + api.info.lines - this.#recordInfoLine,
       column: 1,
-      offset: this.#options.offset + api.info.bytes,
+      offset: this.#options.offset + this.#base + api.info.bytes,
     };
-    this.#sink.failure({ kind: "quote", code: error.code, message: error.message, at, opened, cell });
+    // csv-parse's "at line N" counts from where it took over (and CR LF in quotes twice): our place is `at`
+    const message = error.message.replace(/ at line \d+/g, "");
+    this.#sink.failure({ kind: "quote", code: error.code, message, at, opened, cell });
   }
 
   /** A failure at the first byte not yet parsed: its line is the one it is on. */
