@@ -21,7 +21,7 @@ export type {
   UserRecord,
   ValuePath,
 } from "./model/DataRecord.js";
-export type { DocumentValues, DocumentWriter, TextOut } from "./model/DocumentWriter.js";
+export type { BytesOut, DocumentValues, DocumentWriter, TextOut } from "./model/DocumentWriter.js";
 export { deriveLicenseStatus, type LicenseStatus } from "./model/deriveLicenseStatus.js";
 export { currencyOf, type MoneyOptions, PriceConverter, type RateTable } from "./model/money.js";
 export {

@@ -1,24 +1,52 @@
 // Collects small writes into chunks of about 64 KB, so that the sink sees few large writes.
+// For a sink of bytes, each write is encoded straight into the chunk's buffer: joining the
+// pieces into one string first costs more, most of all once one of them is outside Latin-1
+// (the whole chunk becomes two bytes a character, then is encoded again).
+
+import type { TextOut } from "../model/DocumentWriter.js";
+
+const CHUNK = 1 << 16;
 
 /** Buffered text output. */
 export class BufferedOut {
-  readonly #out: (chunk: string) => void;
+  readonly #text: ((chunk: string) => void) | null;
+  readonly #bytes: ((chunk: Uint8Array) => void) | null;
   #parts: string[] = [];
   #length = 0;
+  #buffer: Buffer | null = null;
 
-  constructor(out: (chunk: string) => void) {
-    this.#out = out;
+  constructor(out: TextOut) {
+    this.#text = typeof out === "function" ? out : null;
+    this.#bytes = typeof out === "function" ? null : (chunk) => out.bytes(chunk);
   }
 
   write(text: string): void {
+    if (this.#bytes) {
+      // at most 3 bytes a UTF-16 unit
+      if (this.#length + text.length * 3 > CHUNK * 2) this.flush();
+      if (text.length * 3 > CHUNK * 2) {
+        this.#bytes(Buffer.from(text));
+        return;
+      }
+      this.#buffer ??= Buffer.allocUnsafe(CHUNK * 2);
+      this.#length += this.#buffer.write(text, this.#length);
+      if (this.#length >= CHUNK) this.flush();
+      return;
+    }
     this.#parts.push(text);
     this.#length += text.length;
-    if (this.#length >= 65536) this.flush();
+    if (this.#length >= CHUNK) this.flush();
   }
 
   flush(): void {
-    if (this.#parts.length === 0) return;
-    this.#out(this.#parts.join(""));
+    if (this.#length === 0 && this.#parts.length === 0) return;
+    if (this.#bytes) {
+      const chunk = (this.#buffer as Buffer).subarray(0, this.#length);
+      this.#length = 0;
+      this.#bytes(chunk); // written (or copied) before the call returns: the buffer is used again
+      return;
+    }
+    (this.#text as (chunk: string) => void)(this.#parts.join(""));
     this.#parts = [];
     this.#length = 0;
   }

@@ -202,14 +202,14 @@ async function writeDocument(
 ): Promise<WrittenDocument> {
   const fd = openSync(path, "wx");
   try {
-    const out = (data: string | Uint8Array) => {
-      if (typeof data === "string") writeSync(fd, data);
-      else writeSync(fd, data);
+    const bytes = (data: Uint8Array) => {
+      for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
     };
+    const out = { bytes };
     if (to === "json")
       return { report: await pipeSource(source, new JsonWriter(out), options), formulasEscaped: 0 };
     const rows = { escapeFormulas: options.escapeFormulas ?? true };
-    const writer = to === "xlsx" ? new XlsxWriter(out, rows) : new CsvWriter(out, rows);
+    const writer = to === "xlsx" ? new XlsxWriter(bytes, rows) : new CsvWriter(out, rows);
     const report = await pipeSource(source, writer, options);
     return { report, formulasEscaped: writer.formulasEscaped };
   } finally {

@@ -1,4 +1,4 @@
-// CSV parsed on a worker thread: csv-parse is about half the work of a CSV pass. The calling
+// CSV parsed on a worker thread (CsvParser: the fast path, csv-parse past the first irregular record). The calling
 // thread reads the file and forwards its bytes; the worker parses them (strict UTF-8,
 // csv-parse) and sends back raw records in batches; the calling thread keeps the start of the
 // file (CsvStart) and replays the records into CsvRows (header, rows, findings), then
@@ -16,7 +16,7 @@ import { type RowBatch, replayRows } from "../csv/RowBatch.js";
 import type { CsvBlock } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 
-const MAX_CHUNKS_IN_FLIGHT = 16;
+const MAX_CHUNKS_IN_FLIGHT = 4;
 /** The worker's young generation (MB): room for csv-parse's short-lived strings. */
 const YOUNG_GENERATION_MB = 16;
 
