@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 const MAXRSS = fileURLToPath(new URL("./_maxrss.mjs", import.meta.url));
 
 /**
- * Runs `node [--import _maxrss.mjs] script ...args`; resolves to {seconds, rss (bytes), code,
- * stderr}. For node scripts the peak RSS comes from process.resourceUsage() at exit.
+ * Runs `node [--import _maxrss.mjs] script ...args`; resolves to {seconds, rss (bytes), cpu
+ * (seconds, every thread), code, stderr}, read from process.resourceUsage() at exit.
  */
 export async function measureNode(script, args, { cwd } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "syncfile-bench-"));
@@ -20,11 +20,11 @@ export async function measureNode(script, args, { cwd } = {}) {
       cwd,
       env: { ...process.env, BENCH_RSS_FILE: rssFile, NO_COLOR: "1" },
     });
-    let rss = null;
+    let usage = { rss: null, cpu: null };
     try {
-      rss = Number(readFileSync(rssFile, "utf8"));
+      usage = JSON.parse(readFileSync(rssFile, "utf8"));
     } catch {}
-    return { ...result, rss };
+    return { ...result, ...usage };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
