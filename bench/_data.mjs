@@ -18,6 +18,11 @@ export function csvData(megabytes) {
   return data(`users-${megabytes}mb.csv`, megabytes, ["csv"]);
 }
 
+/** A generated CSV of about `megabytes` MB with every user on one row: the most users for its size. */
+export function csvUsersData(megabytes) {
+  return data(`users-${megabytes}mb-one-row-each.csv`, megabytes, ["csv-users"]);
+}
+
 /**
  * A generated Excel workbook of about `megabytes` MB (`path`), and the same rows as CSV
  * (`csvPath`), with their counts.

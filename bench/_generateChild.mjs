@@ -1,7 +1,7 @@
 // Generates one data file in its own process and prints its counts as JSON: a generator's
 // memory (exceljs holds a workbook's shared strings) must not count in the peak RSS of the
 // runs measured after it, which Linux would otherwise report for the bench's children.
-//   node bench/_generateChild.mjs json|csv|xlsx PATH BYTES [CSV_PATH]
+//   node bench/_generateChild.mjs json|csv|csv-users|xlsx PATH BYTES [CSV_PATH]
 
 import { generateCsv, generateJson, generateXlsx } from "./generate.mjs";
 
@@ -10,7 +10,7 @@ const target = Number(bytes);
 const counts =
   kind === "json"
     ? await generateJson(path, target)
-    : kind === "csv"
-      ? await generateCsv(path, target)
+    : kind === "csv" || kind === "csv-users"
+      ? await generateCsv(path, target, { onePerUser: kind === "csv-users" })
       : await generateXlsx(path, csvPath, target);
 process.stdout.write(JSON.stringify(counts));

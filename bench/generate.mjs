@@ -129,9 +129,10 @@ const csvCell = (v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 /**
  * Writes a CSV data file of about `targetBytes` to `path`, as an HR export writes it: one row
  * per user–license pair with the user columns repeated (users hold 0–3 of `licenses` licenses),
- * rows of a user together. Resolves to counts.
+ * rows of a user together; with `onePerUser`, every user on one row of one license (the most
+ * users a file of that size can hold). Resolves to counts.
  */
-export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7 } = {}) {
+export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7, onePerUser = false } = {}) {
   const random = prng(seed);
   const file = batchedFile(path);
   const write = file.write;
@@ -152,7 +153,7 @@ export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7 }
     ]
       .map(csvCell)
       .join(",");
-    const held = Math.floor(random() * 4);
+    const held = onePerUser ? 1 : Math.floor(random() * 4);
     if (held === 0) {
       await write(`${userCells},,,,\n`);
       rows++;
@@ -210,7 +211,7 @@ async function xlsxRows(path, csvPath, maxRows, { licenses, seed }) {
     const date = u.lastUsedDate ? new Date(`${u.lastUsedDate}T00:00:00Z`) : "";
     const id = /^\d+$/.test(u.id ?? "") ? Number(u.id) : (u.id ?? "");
     const user = [u.email, id, u.firstName, u.lastName, u.status, u.externalStatus, u.roles.join(";"), date];
-    const held = Math.floor(random() * 4);
+    const held = onePerUser ? 1 : Math.floor(random() * 4);
     if (held === 0) await add([...user, "", "", "", ""]);
     for (let k = 0; k < held; k++) {
       const l = (users * 7 + k * 5) % licenses;
