@@ -85,30 +85,25 @@ async function runServe(flags: ServeFlags): Promise<number> {
     flags.rates === undefined
       ? undefined
       : readRates(flags.rates, flags.sourceCurrency ?? flags.displayCurrency);
-  const database = flags.database ?? (process.env.SYNCFILE_DATABASE_URL || undefined);
-  if (database !== undefined && !/^postgres(ql)?:\/\/\S+$/.test(database)) {
-    throw new UsageError(
-      `${flags.database === undefined ? "SYNCFILE_DATABASE_URL" : "--database"} must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile`,
-    );
-  }
-  const storage = flags.storage ?? (process.env.SYNCFILE_STORAGE_URL || undefined);
-  const redis = flags.redis ?? (process.env.SYNCFILE_REDIS_URL || undefined);
-  if (redis !== undefined && !/^rediss?:\/\/\S+$/.test(redis)) {
-    throw new UsageError(
-      `${flags.redis === undefined ? "SYNCFILE_REDIS_URL" : "--redis"} must be a Redis URL such as redis://127.0.0.1:6379`,
-    );
-  }
   const { StorageError, parseStorageUrl } = await import("../server/storage/location.js");
-  if (storage !== undefined) {
-    // the SDK's nine lines on Node 20 speak of its releases after 2026, not of the one installed
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  const database = serverUrl(flags.database, "--database", "SYNCFILE_DATABASE_URL", (url) =>
+    /^postgres(ql)?:\/\/\S+$/.test(url)
+      ? null
+      : " must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile",
+  );
+  const redis = serverUrl(flags.redis, "--redis", "SYNCFILE_REDIS_URL", (url) =>
+    /^rediss?:\/\/\S+$/.test(url) ? null : " must be a Redis URL such as redis://127.0.0.1:6379",
+  );
+  const storage = serverUrl(flags.storage, "--storage", "SYNCFILE_STORAGE_URL", (url) => {
     try {
-      parseStorageUrl(storage);
+      parseStorageUrl(url);
+      return null;
     } catch (error) {
-      const source = flags.storage === undefined ? "SYNCFILE_STORAGE_URL" : "--storage";
-      throw new UsageError(`${source}: ${(error as Error).message}`);
+      return `: ${(error as Error).message}`;
     }
-  }
+  });
+  // the SDK's nine lines on Node 20 speak of its releases after 2026, not of the one installed
+  if (storage) process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
   const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError, redact }] = await Promise.all([
     import("../server/createServer.js"),
@@ -175,4 +170,20 @@ async function runServe(flags: ServeFlags): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   return EXIT.ok;
+}
+
+/**
+ * A server's URL from its flag or, without one, its environment variable; `wrong` says what
+ * is wrong with it (after the flag's or the variable's name, which the refusal starts with).
+ */
+function serverUrl(
+  flag: string | undefined,
+  name: string,
+  variable: string,
+  wrong: (url: string) => string | null,
+): string | undefined {
+  const url = flag ?? (process.env[variable] || undefined);
+  const problem = url === undefined ? null : wrong(url);
+  if (problem !== null) throw new UsageError(`${flag === undefined ? variable : name}${problem}`);
+  return url;
 }

@@ -3,10 +3,11 @@
 // output's name only when the input is valid or writing is forced, so a half-written or
 // refused output never exists under that name.
 
-import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
+import { fileBytes } from "../_internal/BufferedOut.js";
 import type { ByteSource } from "../_internal/byteSource.js";
 import { replaceFile } from "../_internal/replaceFile.js";
 import { CsvWriter } from "../csv/CsvWriter.js";
@@ -202,14 +203,12 @@ async function writeDocument(
 ): Promise<WrittenDocument> {
   const fd = openSync(path, "wx");
   try {
-    const bytes = (data: Uint8Array) => {
-      for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
-    };
-    const out = { bytes };
+    const out = fileBytes(fd);
     if (to === "json")
       return { report: await pipeSource(source, new JsonWriter(out), options), formulasEscaped: 0 };
     const rows = { escapeFormulas: options.escapeFormulas ?? true };
-    const writer = to === "xlsx" ? new XlsxWriter(bytes, rows) : new CsvWriter(out, rows);
+    const writer =
+      to === "xlsx" ? new XlsxWriter((chunk) => out.bytes(chunk), rows) : new CsvWriter(out, rows);
     const report = await pipeSource(source, writer, options);
     return { report, formulasEscaped: writer.formulasEscaped };
   } finally {

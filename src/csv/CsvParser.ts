@@ -1,17 +1,17 @@
-// Bytes to raw CSV records. A fast path scans whole blocks for what well-formed CSV holds —
-// line ends found with indexOf, a record without quotes decoded once and split at its
-// delimiters, quoted cells read cell by cell — and at the first thing it does not expect (a
-// stray quote, text after a closing quote, a record past the size limit, a bad byte, the end
-// of the input inside a record) hands the rest of the input, from the start of that record,
-// to csv-parse, which says exactly what is wrong (a differential test holds the two equal).
-// csv-parse's part: strict UTF-8 first (a bad byte is a failure
-// at its offset, never U+FFFD), then csv-parse driven directly (no `columns`, no `info`:
-// each record arrives as a plain array), each record placed by its starting byte offset
-// (csv-parse's own counter) and line (the line breaks before it, counted here: csv-parse
-// counts a CR LF inside quotes as two). The core is the `api` of csv-parse's Parser, the
-// object its stream wrapper drives (test/dependencies.test.ts pins what is used of it). One
-// parser reads a whole file as one continuing parse, from the first byte after the byte-order
-// mark: in the calling thread, or in the parsing thread of a parallel pass (readCsvParallel).
+// Bytes to raw CSV records, strict UTF-8 first (a bad byte is a failure at its offset, never
+// U+FFFD), each record placed by its starting byte offset and line (the line breaks before it,
+// counted here). A fast path scans whole blocks for what well-formed CSV holds — line ends found
+// with indexOf, a record without quotes decoded once and split at its delimiters, quoted cells
+// read cell by cell — and at the first thing it does not expect (a stray quote, text after a
+// closing quote, a record past the size limit, a bad byte, the end of the input inside a
+// record) hands the rest of the input, from the start of that record, to csv-parse, which says
+// exactly what is wrong (a differential test holds the two equal). csv-parse is driven directly
+// (no `columns`, no `info`: each record arrives as a plain array; its byte counter places the
+// records, its line counter is not used: it counts a CR LF inside quotes as two). The core is
+// the `api` of csv-parse's Parser, the object its stream wrapper drives
+// (test/dependencies.test.ts pins what is used of it). One parser reads a whole file as one
+// continuing parse, from the first byte after the byte-order mark: in the calling thread, or
+// in the parsing thread of a parallel pass (readCsvParallel).
 
 import { isUtf8 } from "node:buffer";
 import { Parser } from "csv-parse";
@@ -129,8 +129,7 @@ export class CsvParser {
       this.#pending = Buffer.from(data.subarray(data.length - tail));
       data = data.subarray(0, data.length - tail);
     }
-    if (this.#fast) this.#scanChecked(data);
-    else this.#parse(data);
+    this.#take(data);
   }
 
   /** The end of the input: the last record, or the failure of an unfinished one. */
@@ -148,18 +147,27 @@ export class CsvParser {
     if (error) this.#parseFailure(error as Error & { code: string });
   }
 
-  #parse(data: Buffer): void {
+  /** New bytes, checked to be UTF-8 first (a bad byte ends parsing at its offset), to the fast path or to csv-parse. */
+  #take(data: Buffer): void {
     if (data.length > 0 && !isUtf8(data)) {
       const bad = findInvalidUtf8(data);
       const at = bad?.index ?? 0;
-      // parse what comes before the bad byte, so that its position is known
-      if (at > 0) this.#parse(data.subarray(0, at));
+      // read what comes before the bad byte, so that its position is known
+      if (at > 0) this.#take(data.subarray(0, at));
+      // an unfinished record goes to csv-parse, so that the failure counts its cells as it would
+      if (!this.#failed && this.#fast) this.#handOffCarry();
       if (!this.#failed) this.#encodingFailure(bad?.reason ?? "invalid UTF-8");
       return;
     }
     if (data.length === 0) return;
     this.#parsed += data.length;
-    this.#feed(data);
+    if (!this.#fast) {
+      this.#feed(data);
+      return;
+    }
+    const carry = this.#carry;
+    this.#carry = null;
+    this.#scan(carry ? Buffer.concat([carry, data]) : data);
   }
 
   /** Gives csv-parse `data`, the bytes that end at relative position #parsed. */
@@ -168,25 +176,6 @@ export class CsvParser {
     const error = this.#api.parse(data, false, this.#push, () => {});
     if (error) this.#parseFailure(error as Error & { code: string });
     else this.#linesBefore(this.#parsed); // count the rest now: the next bytes come in another buffer
-  }
-
-  /** The fast path over new bytes, checked to be UTF-8 first (as #parse does). */
-  #scanChecked(data: Buffer): void {
-    if (data.length > 0 && !isUtf8(data)) {
-      const bad = findInvalidUtf8(data);
-      const at = bad?.index ?? 0;
-      if (at > 0) this.#scanChecked(data.subarray(0, at));
-      if (this.#failed) return;
-      // the unfinished record goes to csv-parse, so that the failure counts its cells as it would
-      if (this.#fast) this.#handOffCarry();
-      if (!this.#failed) this.#encodingFailure(bad?.reason ?? "invalid UTF-8");
-      return;
-    }
-    if (data.length === 0) return;
-    this.#parsed += data.length;
-    const carry = this.#carry;
-    this.#carry = null;
-    this.#scan(carry ? Buffer.concat([carry, data]) : data);
   }
 
   /** Scans the records of `data` (the bytes that end at #parsed) while they are regular. */
@@ -286,16 +275,12 @@ export class CsvParser {
     this.#fast = false;
     this.#carry = null;
     this.#base = this.#parsed - data.length + p;
-    this.#cells = [];
     if (p < data.length) this.#feed(Buffer.from(data.subarray(p)));
   }
 
+  /** csv-parse reads on from the unfinished record (the bytes before #parsed that no record took). */
   #handOffCarry(): void {
-    const carry = this.#carry;
-    this.#fast = false;
-    this.#carry = null;
-    this.#base = this.#parsed - (carry?.length ?? 0);
-    if (carry) this.#feed(carry);
+    this.#handOff(this.#carry ?? Buffer.alloc(0), 0);
   }
 
   /** The line breaks before relative byte position `position` (at or after the last one asked, within the bytes parsed). */

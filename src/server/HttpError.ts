@@ -26,6 +26,10 @@ export class HttpError extends Error {
 }
 
 /** A 400 for `what`. */
+/** The 413 of a file over the server's upload limit. */
+export const tooLarge = (limit: number) =>
+  new HttpError(413, `the file is larger than the limit of ${limit} bytes`);
+
 export const badRequest = (message: string, extra: Record<string, unknown> = {}) =>
   new HttpError(400, message, extra);
 

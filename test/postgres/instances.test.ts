@@ -3,11 +3,10 @@
 // and run one sync at a time between them.
 
 import { readFileSync } from "node:fs";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { fixture } from "../support/paths.js";
-import { createTestDatabase } from "../support/postgres.js";
+import { createTestDatabase, queryDatabase } from "../support/postgres.js";
 import {
   bucket,
   call,
@@ -18,6 +17,10 @@ import {
   TestClock,
   upload,
 } from "../support/server.js";
+
+/** The rows in the account tables, every sync's. */
+const ROW_COUNTS =
+  "SELECT (SELECT count(*) FROM account_users)::int AS users, (SELECT count(*) FROM account_licenses)::int AS licenses, (SELECT count(*) FROM account_license_users)::int AS holders";
 
 const started: SyncfileServer[] = [];
 afterAll(async () => {
@@ -47,14 +50,11 @@ async function instances(count: number, clock = new TestClock(), seed?: unknown)
 describe("instances on one PostgreSQL database", () => {
   it("migrate once when three start together", async () => {
     const { database } = await instances(3);
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      const { rows } = await client.query("SELECT version FROM syncfile_migrations ORDER BY version");
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
-    } finally {
-      await client.end();
-    }
+    const rows = await queryDatabase<{ version: number }>(
+      database,
+      "SELECT version FROM syncfile_migrations ORDER BY version",
+    );
+    expect(rows.map((r) => r.version)).toEqual([1, 2]);
   });
 
   it("allow an operation's rate per key together: 200 upload URLs a minute across two instances, then 429 on both", async () => {
@@ -153,14 +153,7 @@ describe("instances on one PostgreSQL database", () => {
     });
     expect(refused.status).toBe(400);
     expect((refused.body.report as { valid: boolean }).valid).toBe(false);
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      const { rows } = await client.query("SELECT count(*)::int AS n FROM account_users");
-      expect(rows[0].n).toBe(0);
-    } finally {
-      await client.end();
-    }
+    expect(await queryDatabase(database, ROW_COUNTS)).toEqual([{ users: 0, licenses: 0, holders: 0 }]);
     const good = await upload(url, "good.json", JSON.stringify({ users }));
     const synced = await call(url, "PUT", "/v1.0/services/sync/custom", {
       json: { idFile: good, idAppAccount: 9 },
@@ -184,16 +177,7 @@ describe("instances on one PostgreSQL database", () => {
       json: { idFile, idAppAccount: 10 },
     });
     expect(failed.status).toBe(500);
-    const client = new pg.Client({ connectionString: database });
-    await client.connect();
-    try {
-      const counts = await client.query(
-        "SELECT (SELECT count(*) FROM account_users)::int AS users, (SELECT count(*) FROM account_licenses)::int AS licenses, (SELECT count(*) FROM account_license_users)::int AS holders",
-      );
-      expect(counts.rows[0]).toEqual({ users: 0, licenses: 0, holders: 0 });
-    } finally {
-      await client.end();
-    }
+    expect(await queryDatabase(database, ROW_COUNTS)).toEqual([{ users: 0, licenses: 0, holders: 0 }]);
     const good = await upload(url, "good.json", JSON.stringify({ users }));
     const synced = await call(url, "PUT", "/v1.0/services/sync/custom", {
       json: { idFile: good, idAppAccount: 10 },

@@ -6,10 +6,9 @@
 // interrupted account keeps its previous state.
 
 import type { ChildProcess } from "node:child_process";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../support/paths.js";
-import { createTestDatabase } from "../support/postgres.js";
+import { createTestDatabase, queryDatabase } from "../support/postgres.js";
 import {
   bigDocument,
   bucket,
@@ -62,16 +61,6 @@ function first<T>(answers: Promise<T>[], n: number): Promise<T[]> {
   });
 }
 
-async function query<R extends object>(sql: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: database });
-  await client.connect();
-  try {
-    return (await client.query<R>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 describe("two syncfile serve processes on one PostgreSQL database and one bucket", () => {
   it("download through one a file uploaded through the other, byte for byte", async () => {
     const bytes = '{"users": [{"email": "ada@example.com"}], "licenses": []}';
@@ -121,7 +110,8 @@ describe("two syncfile serve processes on one PostgreSQL database and one bucket
       async () => (await listing(a.url)).filter((e) => e.reportFileId !== null).length >= 4,
       "the report archives of the finished executions",
     );
-    const made = await query<{ path: string; n: number }>(
+    const made = await queryDatabase<{ path: string; n: number }>(
+      database,
       "SELECT path, count(*)::int AS n FROM files WHERE type = 'accessReviewReport' GROUP BY path",
     );
     expect(made.every((m) => m.n === 1)).toBe(true);

@@ -26,6 +26,17 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** The rows `sql` gives on the database at `url` (a connection of its own, closed after). */
+export async function queryDatabase<R extends object>(url: string, sql: string): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Why PostgreSQL cannot be used here, or null when it can. */
 export async function postgresUnavailable(): Promise<string | null> {
   try {

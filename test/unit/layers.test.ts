@@ -91,12 +91,16 @@ describe("the server's storage", () => {
     expect(outside.filter((f) => sql.test(readFileSync(join(server, f), "utf8")))).toEqual([]);
   });
 
+  /** The imports from elsewhere in src/server of a module of `folder` other than its interfaces (types.ts). */
+  const implementationsNamed = (folder: string) =>
+    imports()
+      .filter(({ from }) => from.startsWith("server/") && !from.startsWith(`server/${folder}/`))
+      .filter(({ to }) => to.startsWith(`server/${folder}/`) && to !== `server/${folder}/types.ts`)
+      .map(({ from, to }) => `${from} → ${to}`)
+      .sort();
+
   it("is seen through the repositories' interfaces: only createServer names the backend", () => {
-    const named = imports()
-      .filter(({ from }) => from.startsWith("server/") && !from.startsWith("server/repositories/"))
-      .filter(({ to }) => to.startsWith("server/repositories/") && to !== "server/repositories/types.ts")
-      .map(({ from, to }) => `${from} → ${to}`);
-    expect(named.sort()).toEqual([
+    expect(implementationsNamed("repositories")).toEqual([
       "server/createServer.ts → server/repositories/embedded.ts",
       "server/createServer.ts → server/repositories/postgres.ts",
       "server/createServer.ts → server/repositories/redis.ts",
@@ -104,11 +108,7 @@ describe("the server's storage", () => {
   });
 
   it("keeps the files' bytes behind the object store's interface: only createServer names it, and the disk store's own routes", () => {
-    const named = imports()
-      .filter(({ from }) => from.startsWith("server/") && !from.startsWith("server/storage/"))
-      .filter(({ to }) => to.startsWith("server/storage/") && to !== "server/storage/types.ts")
-      .map(({ from, to }) => `${from} → ${to}`);
-    expect(named.sort()).toEqual([
+    expect(implementationsNamed("storage")).toEqual([
       "server/createServer.ts → server/storage/disk.ts",
       "server/createServer.ts → server/storage/s3.ts",
       "server/routes/storage.ts → server/storage/disk.ts",

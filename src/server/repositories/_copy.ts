@@ -5,7 +5,7 @@
 // the two, so memory stays flat whichever is faster. The COPYs end only when the pass found
 // the file valid (load); otherwise they are abandoned, and PostgreSQL keeps none of their rows.
 
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { BufferedOut, fileBytes } from "../../_internal/BufferedOut.js";
 import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
 import {
   ACCOUNT_LICENSE_USERS,
@@ -23,15 +24,13 @@ import {
 } from "./_accountTables.js";
 import type { SyncRows } from "./types.js";
 
-const FLUSH_CHARS = 1 << 16;
 const READ_BYTES = 1 << 20;
 
 /** A table's rows as COPY text lines in a temporary file, each after the sync's fixed cells; readable as it grows. */
 class CopyTextFile<R, C extends string> {
   readonly #fd: number;
   readonly #prefix: string;
-  #parts: string[] = [];
-  #chars = 0;
+  readonly #out: BufferedOut;
   #written = 0;
   #state: "open" | "ended" | "abandoned" = "open";
   #followed = false; // the reader reached the end: abandoning is too late
@@ -46,22 +45,27 @@ class CopyTextFile<R, C extends string> {
   ) {
     this.#fd = openSync(path, "wx");
     this.#prefix = `${fixed.map(copyText).join("\t")}\t`;
+    this.#out = new BufferedOut(
+      fileBytes(this.#fd, (bytes) => {
+        this.#written += bytes;
+        this.#wakeReader();
+      }),
+    );
   }
 
   add(record: R, index: number, licenseIndex?: number): void {
     const row = this.table.row(record, index, licenseIndex);
     let line = this.#prefix + copyText(row[0]);
     for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
-    this.#parts.push(line);
-    this.#chars += line.length;
+    this.#out.write(`${line}\n`);
     this.count++;
-    if (this.#chars >= FLUSH_CHARS) this.#flush();
   }
 
   /** No more rows: the reader reaches the end. */
   end(): void {
-    this.#flush();
-    this.#settle("ended");
+    this.#out.flush();
+    if (this.#state === "open") this.#state = "ended";
+    this.#wakeReader();
   }
 
   /** The rows will not be loaded: the reader stops where it is (even after end(), until it has read all). */
@@ -101,21 +105,6 @@ class CopyTextFile<R, C extends string> {
     } finally {
       await file.close();
     }
-  }
-
-  #flush(): void {
-    if (this.#parts.length === 0) return;
-    const bytes = Buffer.from(`${this.#parts.join("\n")}\n`);
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.#fd, bytes, at);
-    this.#written += bytes.length;
-    this.#parts = [];
-    this.#chars = 0;
-    this.#wakeReader();
-  }
-
-  #settle(state: "ended"): void {
-    if (this.#state === "open") this.#state = state;
-    this.#wakeReader();
   }
 
   #wakeReader(): void {
@@ -224,11 +213,11 @@ async function copy(pool: pg.Pool, file: CopyTextFile<never, string>): Promise<v
       Readable.from(file.follow()),
       client.query(copyFrom(`COPY ${table.name} (${columns.join(", ")}) FROM STDIN`)),
     );
+    await client.query("RESET statement_timeout");
   } catch (error) {
     client.release(error as Error); // the connection goes, and the unfinished COPY's rows with it
     throw error;
   }
-  await client.query("RESET statement_timeout");
   client.release();
 }
 
@@ -243,7 +232,7 @@ const TO_ESCAPE = /[\\\t\n\r]/;
 const TO_ESCAPE_ALL = /[\\\t\n\r]/g;
 
 /** A value as COPY's text format writes it: \N for null, backslash, tab and line ends escaped. */
-export function copyText(value: Cell | undefined): string {
+function copyText(value: Cell | undefined): string {
   if (value === null || value === undefined) return "\\N";
   if (typeof value === "number") return String(value);
   // most values have nothing to escape: a test costs less than a replace that builds a string

@@ -3,7 +3,7 @@
 
 import type { FastifyInstance } from "fastify";
 import { DOWNLOAD_URL_TTL_MS, FILE_TYPES, UPLOAD_URL_TTL_MS } from "../../http/operations.js";
-import { badRequest, HttpError, show } from "../HttpError.js";
+import { badRequest, HttpError, show, tooLarge } from "../HttpError.js";
 import { validObjectPath } from "../storage/types.js";
 import { baseUrl, route, type ServerContext } from "./_context.js";
 import { idText, objectBody, parameters, requiredText } from "./_schemas.js";
@@ -62,7 +62,7 @@ export async function filesRoutes(
     // the disk storage refuses a larger upload itself; a bucket's presigned PUT cannot
     if (upload.size > maxUploadBytes) {
       await blobs.remove(path);
-      throw new HttpError(413, `the file is larger than the limit of ${maxUploadBytes} bytes`);
+      throw tooLarge(maxUploadBytes);
     }
     // 200, as the service's reference answers (not 201)
     return { id: await files.register(path, type, upload) };

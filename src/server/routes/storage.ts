@@ -4,7 +4,7 @@
 
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { HttpError, show } from "../HttpError.js";
+import { HttpError, show, tooLarge } from "../HttpError.js";
 import { BlobStore, TooLarge } from "../storage/disk.js";
 import { attachment, validObjectPath } from "../storage/types.js";
 import type { ServerContext } from "./_context.js";
@@ -23,13 +23,12 @@ export async function storageRoutes(
     const verdict = blobs.verify("PUT", path, params, contentType, clock());
     if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
-    if (declared > maxUploadBytes)
-      throw new HttpError(413, `the file is larger than the limit of ${maxUploadBytes} bytes`);
+    if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
     let size: number;
     try {
       size = await blobs.receive(path, request.body as Readable, maxUploadBytes);
     } catch (error) {
-      if (error instanceof TooLarge) throw new HttpError(413, error.message);
+      if (error instanceof TooLarge) throw tooLarge(maxUploadBytes);
       throw error;
     }
     await blobs.recordUpload(path, params.contentType, size);
@@ -46,7 +45,7 @@ export async function storageRoutes(
       .header("Content-Type", await blobs.contentType(path))
       .header("Content-Length", String(size))
       .header("Content-Disposition", attachment(path));
-    return reply.send(blobs.stream(path));
+    return reply.send(await blobs.read(path));
   });
 }
 

@@ -132,11 +132,6 @@ export class BlobStore implements ObjectStore {
   }
 
   async read(path: string): Promise<Readable> {
-    return this.stream(path);
-  }
-
-  /** The blob's bytes, streamed. */
-  stream(path: string): Readable {
     return createReadStream(this.#file(path), { highWaterMark: 1 << 16 });
   }
 
