@@ -10,6 +10,9 @@ import type { UserEmails } from "../model/UserEmails.js";
 import { showValue } from "../report/describe.js";
 import type { Check, CheckContext } from "./Check.js";
 
+/** The users of one license kept in memory before they go to a temporary file (about 18 MB). */
+const IN_LICENSE_MEMORY_KEYS = 1024 * 1024;
+
 interface Deferred {
   email: string;
   place: Place;
@@ -17,7 +20,7 @@ interface Deferred {
 
 /** Reports license users that are not among the users, and users listed twice in one license. */
 export function licenseUsers(emails: UserEmails): Check {
-  const inLicense = new FingerprintSet();
+  const inLicense = new FingerprintSet(IN_LICENSE_MEMORY_KEYS);
   const deferred = new SpillList<Deferred>();
   let license = -1;
 
@@ -60,6 +63,7 @@ export function licenseUsers(emails: UserEmails): Check {
     },
     dispose() {
       deferred.dispose();
+      inLicense.dispose();
     },
   };
 }

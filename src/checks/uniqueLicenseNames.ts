@@ -23,5 +23,8 @@ export function uniqueLicenseNames(): Check {
         params: { value: showValue(name), first: `/licenses/${first}` },
       });
     },
+    dispose() {
+      names.dispose();
+    },
   };
 }

@@ -81,6 +81,7 @@ export class ValidationCore {
   /** Releases temporary files of an abandoned pass (end() does this itself). */
   dispose(): void {
     for (const check of this.#checks) check.dispose?.();
+    this.emails.dispose();
   }
 
   #record(record: DataRecord): void {

@@ -1,5 +1,8 @@
 // The pieces that carry scale: fingerprint sets, spill lists, suggestions, UTF-8 helpers.
 
+import { readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FingerprintSet } from "../../src/_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../../src/_internal/fingerprint.js";
@@ -40,6 +43,69 @@ describe("FingerprintSet", () => {
       expect(set.add(...fp("k5"), 1)).toBe(-1);
     },
   );
+});
+
+describe("FingerprintSet past its memory budget", () => {
+  const keyFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith("syncfile-keys-")).length;
+
+  it("answers as a Map would, for keys in memory and in runs on disk, across clears", () => {
+    const before = keyFiles();
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            {
+              arbitrary: fc.record({
+                op: fc.constant("add" as const),
+                key: fc.integer({ min: 0, max: 3000 }),
+              }),
+              weight: 12,
+            },
+            {
+              arbitrary: fc.record({
+                op: fc.constant("get" as const),
+                key: fc.integer({ min: 0, max: 3000 }),
+              }),
+              weight: 6,
+            },
+            { arbitrary: fc.record({ op: fc.constant("clear" as const) }), weight: 1 },
+          ),
+          { maxLength: 1500, size: "max" },
+        ),
+        // runs of one block and of several (64 entries a block)
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 100, max: 400 })),
+        (ops, memoryKeys) => {
+          const set = new FingerprintSet(memoryKeys);
+          const model = new Map<number, number>();
+          ops.forEach((step, n) => {
+            if (step.op === "clear") {
+              set.clear();
+              model.clear();
+            } else if (step.op === "add") {
+              expect(set.add(...fp(`user${step.key}@example.com`), n)).toBe(model.get(step.key) ?? -1);
+              if (!model.has(step.key)) model.set(step.key, n);
+            } else expect(set.get(...fp(`user${step.key}@example.com`))).toBe(model.get(step.key) ?? -1);
+            expect(set.size).toBe(model.size);
+          });
+          set.dispose();
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(keyFiles()).toBe(before);
+  });
+
+  it("keeps 200 000 keys with 1 000 in memory, each with its payload, and removes its file", () => {
+    const set = new FingerprintSet(1000);
+    for (let i = 0; i < 200_000; i++) expect(set.add(...fp(`k${i}`), i)).toBe(-1);
+    expect(set.size).toBe(200_000);
+    expect(set.spilled).toBeGreaterThan(198_000);
+    for (let i = 0; i < 200_000; i += 37) expect(set.get(...fp(`K${i}`))).toBe(i);
+    for (let i = 0; i < 2000; i++) expect(set.get(...fp(`absent${i}`))).toBe(-1);
+    set.dispose();
+    expect(set.size).toBe(0);
+    expect(set.get(...fp("k5"))).toBe(-1);
+  });
 });
 
 describe("SpillList", () => {
