@@ -13,6 +13,11 @@ export function jsonData(megabytes) {
   return data(`users-${megabytes}mb.json`, megabytes, ["json"]);
 }
 
+/** A generated JSON data file of about `megabytes` MB with a user a line: the most users for its size. */
+export function jsonUsersData(megabytes) {
+  return data(`users-${megabytes}mb-compact.json`, megabytes, ["json-compact"]);
+}
+
 /** The path of a generated CSV data file (an HR export's layout) of about `megabytes` MB, with its counts. */
 export function csvData(megabytes) {
   return data(`users-${megabytes}mb.csv`, megabytes, ["csv"]);

@@ -77,3 +77,13 @@ export function available(command) {
     child.on("close", (code) => resolve(code === 0));
   });
 }
+
+/** Runs `measure()` while another process keeps one CPU busy (a loop that never yields). */
+export async function withBusyCpu(measure) {
+  const busy = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
+  try {
+    return await measure();
+  } finally {
+    busy.kill("SIGKILL");
+  }
+}

@@ -85,16 +85,20 @@ function batchedFile(path) {
 
 /**
  * Writes a pretty-printed data file of about `targetBytes` to `path`: 70% users, 30% license
- * users spread over `licenses` licenses. Resolves to counts.
+ * users spread over `licenses` licenses (with `compact`, a user a line and 85% users). Resolves to counts.
  */
-export async function generateJson(path, targetBytes, { licenses = 20, seed = 42 } = {}) {
+export async function generateJson(path, targetBytes, { licenses = 20, seed = 42, compact = false } = {}) {
   const random = prng(seed);
   const file = batchedFile(path);
   const write = file.write;
   await write('{\n  "users": [\n');
   let users = 0;
-  while (file.bytes() < targetBytes * 0.7) {
-    await write(`${users ? ",\n" : ""}    ${indent(JSON.stringify(userAt(users, random), null, 2), "    ")}`);
+  // compact: one user a line, without indentation, and 85 % of the bytes users (the most users)
+  while (file.bytes() < targetBytes * (compact ? 0.85 : 0.7)) {
+    const user = userAt(users, random);
+    await write(
+      `${users ? ",\n" : ""}    ${compact ? JSON.stringify(user) : indent(JSON.stringify(user, null, 2), "    ")}`,
+    );
     users++;
   }
   await write('\n  ],\n  "licenses": [\n');

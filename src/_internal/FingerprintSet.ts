@@ -3,7 +3,7 @@
 // reallocated; the hash table holds only entry numbers (4 bytes a slot). Growing the table
 // discards only the old slot array, never the entries: discarded typed arrays linger until a
 // full GC, so this keeps the peak close to the steady size (about 17–20 bytes a key).
-// Past a memory budget (3 M keys by default, about 54 MB) the keys in memory are sorted and
+// Past a memory budget (3 M keys by default, about 52 MB) the keys in memory are sorted and
 // moved to a run on disk (FingerprintRuns, about 1.6 bytes a key left in memory), and the
 // table starts again empty: memory stays bounded however many keys come.
 
@@ -14,10 +14,6 @@ const PAGE_ENTRIES = 1 << PAGE_BITS; // 16 384 entries, 192 KiB a page
 const PAGE_MASK = PAGE_ENTRIES - 1;
 const MIN_SLOTS = 16;
 const DEFAULT_MEMORY_KEYS = 3 * 1024 * 1024;
-/** Where the low and high 32 bits of a 64-bit integer are, in a Uint32Array view of it. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-const LOW = LITTLE_ENDIAN ? 0 : 1;
-const HIGH = 1 - LOW;
 
 /** Set of fingerprints (h1, h2) mapping to a payload (e.g. the index where it was first seen). */
 export class FingerprintSet {
@@ -27,15 +23,14 @@ export class FingerprintSet {
   #slots = new Int32Array(MIN_SLOTS);
   #mask = MIN_SLOTS - 1;
   readonly #maxSlots: number;
+  readonly #memoryKeys: number;
   #runs: FingerprintRuns | null = null;
   #spilled = 0;
 
-  /**
-   * `memoryKeys`: about how many fingerprints stay in memory (rounded to the table's size:
-   * between 3/8 and 3/4 of a power of two) before they move to a temporary file.
-   */
+  /** `memoryKeys`: how many fingerprints stay in memory before they move to a temporary file. */
   constructor(memoryKeys = DEFAULT_MEMORY_KEYS) {
-    this.#maxSlots = Math.max(MIN_SLOTS, 2 ** Math.ceil(Math.log2((memoryKeys * 4) / 3)));
+    this.#memoryKeys = Math.max(1, memoryKeys);
+    this.#maxSlots = Math.max(MIN_SLOTS, 2 ** Math.ceil(Math.log2((this.#memoryKeys * 4) / 3)));
   }
 
   /** How many fingerprints the set holds. */
@@ -66,10 +61,8 @@ export class FingerprintSet {
     entries[at + 1] = h2;
     entries[at + 2] = payload;
     this.#slots[slot] = entry + 1;
-    if (this.#count * 4 > (this.#mask + 1) * 3) {
-      if (this.#mask + 1 < this.#maxSlots) this.#grow();
-      else this.#spill();
-    }
+    if (this.#count >= this.#memoryKeys) this.#spill();
+    else if (this.#count * 4 > (this.#mask + 1) * 3 && this.#mask + 1 < this.#maxSlots) this.#grow();
     return -1;
   }
 
@@ -124,29 +117,68 @@ export class FingerprintSet {
     }
   }
 
-  /** Moves every key in memory to a sorted run on disk, and empties the table. */
+  /**
+   * Moves every key in memory to a sorted run on disk, and empties the table. The entry numbers
+   * are radix-sorted by unsigned h1 (four stable passes of 8 bits) in the slot table, which is
+   * emptied anyway, and one scratch array; equal h1s are then put in h2 order.
+   */
   #spill(): void {
     const count = this.#count;
-    // the 64-bit keys h1·2³² + h2, sorted natively; each one's payload is then found in the table
-    const keys = new BigUint64Array(count);
-    const halves = new Uint32Array(keys.buffer);
-    for (let entry = 0; entry < count; entry++) {
-      const entries = this.#pages[entry >> PAGE_BITS] as Int32Array;
-      const at = (entry & PAGE_MASK) * 3;
-      halves[entry * 2 + HIGH] = entries[at] as number;
-      halves[entry * 2 + LOW] = entries[at + 1] as number;
+    let order = this.#slots.subarray(0, count);
+    let other = new Int32Array(count);
+    const h1 = (entry: number) =>
+      (this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3] as number;
+    const h2 = (entry: number) =>
+      (this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3 + 1] as number;
+    for (let entry = 0; entry < count; entry++) order[entry] = entry;
+    const counts = new Int32Array(256);
+    for (let shift = 0; shift < 32; shift += 8) {
+      counts.fill(0);
+      for (let i = 0; i < count; i++) {
+        const digit = (h1(order[i] as number) >>> shift) & 255;
+        counts[digit] = (counts[digit] as number) + 1;
+      }
+      for (let d = 0, sum = 0; d < 256; d++) {
+        const n = counts[d] as number;
+        counts[d] = sum;
+        sum += n;
+      }
+      for (let i = 0; i < count; i++) {
+        const entry = order[i] as number;
+        const digit = (h1(entry) >>> shift) & 255;
+        const to = counts[digit] as number;
+        counts[digit] = to + 1;
+        other[to] = entry;
+      }
+      [order, other] = [other, order];
     }
-    keys.sort();
+    // four passes: the sorted order is back in the slot table
+    for (let i = 1; i < count; i++) {
+      const entry = order[i] as number;
+      const k1 = h1(entry);
+      let j = i;
+      while (
+        j > 0 &&
+        h1(order[j - 1] as number) === k1 &&
+        h2(order[j - 1] as number) >>> 0 > h2(entry) >>> 0
+      ) {
+        order[j] = order[j - 1] as number;
+        j--;
+      }
+      order[j] = entry;
+    }
     this.#runs ??= new FingerprintRuns();
     this.#runs.write(count, (i, out) => {
-      const h1 = halves[i * 2 + HIGH] as number;
-      const h2 = halves[i * 2 + LOW] as number;
-      out[0] = h1;
-      out[1] = h2;
-      out[2] = this.#payload((this.#slots[this.#find(h1 | 0, h2 | 0)] as number) - 1);
+      const entry = order[i] as number;
+      const entries = this.#pages[entry >> PAGE_BITS] as Int32Array;
+      const at = (entry & PAGE_MASK) * 3;
+      out[0] = entries[at] as number;
+      out[1] = entries[at + 1] as number;
+      out[2] = entries[at + 2] as number;
     });
     this.#spilled += count;
-    this.#emptyTable();
+    this.#slots.fill(0);
+    this.#count = 0;
   }
 
   #grow(): void {
