@@ -1,69 +1,41 @@
-// The fingerprints a FingerprintSet moved out of memory: sorted runs of (h1, h2, payload) in a
-// temporary file. Each run keeps two things in memory — a split-block Bloom filter (12 bits a
-// key: about 1 lookup in 200 of an absent key goes to the disk) and the first key of every 64th
-// entry, to read the one block that can hold a key — so about 1.6 bytes a key stay in memory.
+// The fingerprints a FingerprintSet moved out of its hash table: sorted runs. A run keeps its
+// keys in memory, sorted, with a bucket index over the top 16–20 bits of h1: the bucket gives
+// those bits, so only h1's low 16 bits and h2 are kept (6.5 bytes a key with the index, against
+// 16–20 in the table), and whether a key is there is answered without the disk. The payloads
+// (4 bytes a key) go to a temporary file, read back only when one is asked for (a repeat).
 
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const ENTRY_BYTES = 12;
-const BLOCK_ENTRIES = 64;
-const BLOOM_BITS_PER_KEY = 12;
-const BLOOM_BLOCK_WORDS = 8; // 256 bits: one cache line's half
-const SALTS = new Int32Array([
-  0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
-]);
-
-/** Sets the block's eight bits (one a word) for key `x`. */
-function bloomAdd(words: Int32Array, at: number, x: number): void {
-  for (let i = 0; i < BLOOM_BLOCK_WORDS; i++) {
-    words[at + i] = (words[at + i] as number) | (1 << (Math.imul(x, SALTS[i] as number) >>> 27));
-  }
-}
-
-function bloomHas(words: Int32Array, at: number, x: number): boolean {
-  for (let i = 0; i < BLOOM_BLOCK_WORDS; i++) {
-    if (((words[at + i] as number) & (1 << (Math.imul(x, SALTS[i] as number) >>> 27))) === 0) return false;
-  }
-  return true;
-}
-
-/** The Bloom block of a fingerprint (h1 also places it in the memory table: mix it first). */
-function bloomBlock(h1: number, h2: number, blocks: number): number {
-  let x = h1 ^ Math.imul(h2, 0x9e3779b1);
-  x ^= x >>> 15;
-  x = Math.imul(x, 0x2c1b3c6d);
-  x ^= x >>> 12;
-  return (x & (blocks - 1)) * BLOOM_BLOCK_WORDS;
-}
-
-/** Unsigned comparison of two fingerprints. */
-function compare(a1: number, a2: number, b1: number, b2: number): number {
-  if (a1 !== b1) return a1 >>> 0 < b1 >>> 0 ? -1 : 1;
-  if (a2 !== b2) return a2 >>> 0 < b2 >>> 0 ? -1 : 1;
-  return 0;
-}
+/** About this many keys a bucket: the bucket index costs 4 bytes per 8 keys. */
+const KEYS_PER_BUCKET = 8;
+const MAX_BUCKET_BITS = 20;
 
 interface Run {
-  /** Byte offset of the run's first entry in the file. */
-  start: number;
   count: number;
-  bloom: Int32Array;
-  blocks: number;
-  /** The first entry's h1 and h2 of each block of BLOCK_ENTRIES entries. */
-  firstH1: Int32Array;
-  firstH2: Int32Array;
+  /** h1 whole (a run too small for 16 bucket bits), or its low 16 bits (the bucket has the rest). */
+  h1: Int32Array | null;
+  low: Uint16Array | null;
+  h2: Int32Array;
+  /** Unsigned h1 >>> shift is the bucket (shift 32: a single bucket). */
+  shift: number;
+  /** Where each bucket starts in h1/h2; one more entry than buckets. */
+  starts: Int32Array;
+  /** The run's payloads, in key order, in a file of their own. */
+  fd: number;
+  path: string;
 }
 
-/** Sorted runs of fingerprints with payloads, on disk, searched through small in-memory indexes. */
+/** Runs are merged, two of a size, up to this many keys: a few runs to search, and a bounded merge. */
+const MAX_MERGED = 2 * 1024 * 1024;
+
+/** Sorted runs of fingerprints, in memory, with their payloads on disk. */
 export class FingerprintRuns {
   #runs: Run[] = [];
   #dir: string | null = null;
-  #fd = -1;
-  #end = 0;
-  /** One block of entries read back (the file holds them in this machine's byte order). */
-  readonly #block = new Int32Array(BLOCK_ENTRIES * 3);
+  #files = 0;
+  readonly #payload = new Int32Array(1);
 
   /** How many fingerprints the runs hold. */
   get size(): number {
@@ -73,100 +45,193 @@ export class FingerprintRuns {
   }
 
   /**
-   * Writes a run: `count` fingerprints given sorted (unsigned h1, then h2) by `sorted(i)`, which
-   * fills `out` with [h1, h2, payload] of the i-th. The fingerprints must be absent from every run.
+   * Adds a run: `count` fingerprints given sorted (unsigned h1, then unsigned h2) by `sorted(i)`,
+   * which fills `out` with [h1, h2, payload] of the i-th. They must be absent from every run.
+   * The newest runs are then merged while the one before is no larger (a binary counter).
    */
   write(count: number, sorted: (i: number, out: Int32Array) => void): void {
     if (count === 0) return;
-    this.#open();
-    const blocks = 2 ** Math.max(0, Math.ceil(Math.log2((count * BLOOM_BITS_PER_KEY) / 256)));
+    this.#runs.push(this.#build(count, sorted));
+    for (;;) {
+      const n = this.#runs.length;
+      const older = this.#runs[n - 2];
+      const newer = this.#runs[n - 1] as Run;
+      if (!older || older.count > newer.count || older.count + newer.count > MAX_MERGED) break;
+      this.#runs.length = n - 2;
+      this.#runs.push(this.#merge(older, newer));
+    }
+  }
+
+  #build(count: number, sorted: (i: number, out: Int32Array) => void): Run {
+    if (this.#dir === null) this.#dir = mkdtempSync(join(tmpdir(), "syncfile-keys-"));
+    const bits = Math.min(MAX_BUCKET_BITS, Math.max(0, Math.floor(Math.log2(count / KEYS_PER_BUCKET))));
+    const path = join(this.#dir, `run-${this.#files++}`);
     const run: Run = {
-      start: this.#end,
       count,
-      bloom: new Int32Array(blocks * BLOOM_BLOCK_WORDS),
-      blocks,
-      firstH1: new Int32Array(Math.ceil(count / BLOCK_ENTRIES)),
-      firstH2: new Int32Array(Math.ceil(count / BLOCK_ENTRIES)),
+      h1: bits < 16 ? new Int32Array(count) : null,
+      low: bits < 16 ? null : new Uint16Array(count),
+      h2: new Int32Array(count),
+      shift: 32 - bits,
+      starts: new Int32Array((1 << bits) + 1),
+      fd: openSync(path, "w+"),
+      path,
     };
-    const chunk = new Int32Array(4096 * 3);
+    const chunk = new Int32Array(16384);
     const entry = new Int32Array(3);
     let used = 0;
+    let written = 0;
+    let bucket = 0;
     for (let i = 0; i < count; i++) {
       sorted(i, entry);
       const h1 = entry[0] as number;
-      const h2 = entry[1] as number;
-      chunk.set(entry, used);
-      used += 3;
-      bloomAdd(run.bloom, bloomBlock(h1, h2, blocks), h2);
-      if (i % BLOCK_ENTRIES === 0) {
-        run.firstH1[i / BLOCK_ENTRIES] = h1;
-        run.firstH2[i / BLOCK_ENTRIES] = h2;
-      }
+      if (run.h1) run.h1[i] = h1;
+      else (run.low as Uint16Array)[i] = h1 & 0xffff;
+      run.h2[i] = entry[1] as number;
+      // every bucket up to this key's starts at or before it
+      const b = bits === 0 ? 0 : h1 >>> run.shift;
+      while (bucket < b) run.starts[++bucket] = i;
+      chunk[used++] = entry[2] as number;
       if (used === chunk.length || i === count - 1) {
-        this.#writeAll(new Uint8Array(chunk.buffer, 0, used * 4));
+        const bytes = new Uint8Array(chunk.buffer, 0, used * 4);
+        for (let done = 0; done < bytes.length; ) {
+          done += writeSync(run.fd, bytes, done, bytes.length - done, written + done);
+        }
+        written += bytes.length;
         used = 0;
       }
     }
-    this.#runs.push(run);
+    while (bucket < 1 << bits) run.starts[++bucket] = count;
+    return run;
   }
 
-  /** The payload stored for the fingerprint, or -1. */
+  /** One run of the keys of two, read in order; their files are deleted. */
+  #merge(a: Run, b: Run): Run {
+    const ra = new RunReader(a);
+    const rb = new RunReader(b);
+    const merged = this.#build(a.count + b.count, (_, out) => {
+      const fromA = rb.done || (!ra.done && before(ra, rb));
+      (fromA ? ra : rb).next(out);
+    });
+    for (const run of [a, b]) {
+      closeSync(run.fd);
+      rmSync(run.path, { force: true });
+    }
+    return merged;
+  }
+
+  /** Whether a run holds the fingerprint. */
+  has(h1: number, h2: number): boolean {
+    for (const run of this.#runs) if (indexOf(run, h1, h2) >= 0) return true;
+    return false;
+  }
+
+  /** The payload stored for the fingerprint, or -1 (read from the file). */
   get(h1: number, h2: number): number {
     for (const run of this.#runs) {
-      if (!bloomHas(run.bloom, bloomBlock(h1, h2, run.blocks), h2)) continue;
-      const found = this.#search(run, h1, h2);
-      if (found >= 0) return found;
+      const i = indexOf(run, h1, h2);
+      if (i < 0) continue;
+      readAll(run.fd, new Uint8Array(this.#payload.buffer), i * 4);
+      return this.#payload[0] as number;
     }
     return -1;
   }
 
-  /** Deletes the temporary file and forgets every run. */
+  /** Deletes the temporary files and forgets every run. */
   dispose(): void {
-    if (this.#fd !== -1) closeSync(this.#fd);
+    for (const run of this.#runs) closeSync(run.fd);
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
-    this.#fd = -1;
     this.#dir = null;
-    this.#end = 0;
     this.#runs = [];
   }
+}
 
-  /** The payload of (h1, h2) in `run`, or -1: the one block that can hold it, read and searched. */
-  #search(run: Run, h1: number, h2: number): number {
-    let lo = 0;
-    let hi = run.firstH1.length - 1;
-    if (compare(h1, h2, run.firstH1[0] as number, run.firstH2[0] as number) < 0) return -1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (compare(h1, h2, run.firstH1[mid] as number, run.firstH2[mid] as number) >= 0) lo = mid;
-      else hi = mid - 1;
-    }
-    const entries = Math.min(BLOCK_ENTRIES, run.count - lo * BLOCK_ENTRIES);
-    const bytes = entries * ENTRY_BYTES;
-    const into = new Uint8Array(this.#block.buffer);
-    const at = run.start + lo * BLOCK_ENTRIES * ENTRY_BYTES;
-    for (let read = 0; read < bytes; ) {
-      const n = readSync(this.#fd, into, read, bytes - read, at + read);
-      if (n === 0) throw new Error("FingerprintRuns: the temporary file is shorter than written");
-      read += n;
-    }
-    const words = this.#block;
-    for (let i = 0; i < entries; i++) {
-      if (words[i * 3] === h1 && words[i * 3 + 1] === h2) return words[i * 3 + 2] as number;
-    }
-    return -1;
+/** Fills `into` from `fd` at `position`. */
+function readAll(fd: number, into: Uint8Array, position: number): void {
+  for (let read = 0; read < into.length; ) {
+    const n = readSync(fd, into, read, into.length - read, position + read);
+    if (n === 0) throw new Error("FingerprintRuns: a temporary file is shorter than written");
+    read += n;
+  }
+}
+
+/** A run's keys and payloads in order, for a merge. */
+class RunReader {
+  readonly #run: Run;
+  #i = 0;
+  #bucket = 0;
+  readonly #chunk = new Int32Array(16384);
+  #chunkStart = 0;
+  #chunkEnd = 0;
+  /** The current key. */
+  h1 = 0;
+  h2 = 0;
+
+  constructor(run: Run) {
+    this.#run = run;
+    this.#key();
   }
 
-  #open(): void {
-    if (this.#fd !== -1) return;
-    this.#dir = mkdtempSync(join(tmpdir(), "syncfile-keys-"));
-    this.#fd = openSync(join(this.#dir, "runs"), "w+");
+  get done(): boolean {
+    return this.#i >= this.#run.count;
   }
 
-  #writeAll(bytes: Uint8Array): void {
-    let done = 0;
-    while (done < bytes.length) {
-      done += writeSync(this.#fd, bytes, done, bytes.length - done, this.#end + done);
+  /** Writes the current [h1, h2, payload] to `out` and moves on. */
+  next(out: Int32Array): void {
+    const i = this.#i;
+    if (i >= this.#chunkEnd) {
+      const n = Math.min(this.#chunk.length, this.#run.count - i);
+      readAll(this.#run.fd, new Uint8Array(this.#chunk.buffer, 0, n * 4), i * 4);
+      this.#chunkStart = i;
+      this.#chunkEnd = i + n;
     }
-    this.#end += bytes.length;
+    out[0] = this.h1;
+    out[1] = this.h2;
+    out[2] = this.#chunk[i - this.#chunkStart] as number;
+    this.#i++;
+    this.#key();
   }
+
+  #key(): void {
+    const run = this.#run;
+    const i = this.#i;
+    if (i >= run.count) return;
+    this.h2 = run.h2[i] as number;
+    if (run.h1) {
+      this.h1 = run.h1[i] as number;
+      return;
+    }
+    while ((run.starts[this.#bucket + 1] as number) <= i) this.#bucket++;
+    const low = (run.low as Uint16Array)[i] as number;
+    this.h1 = (this.#bucket << run.shift) | (low & ((1 << run.shift) - 1));
+  }
+}
+
+/** Whether a's current key comes before b's (unsigned h1, then h2). */
+function before(a: RunReader, b: RunReader): boolean {
+  const a1 = a.h1 >>> 0;
+  const b1 = b.h1 >>> 0;
+  return a1 < b1 || (a1 === b1 && a.h2 >>> 0 < b.h2 >>> 0);
+}
+
+/**
+ * The position of (h1, h2) in `run`, or -1: a binary search within its bucket, where the keys
+ * share h1's top bits (so comparing its low 16 bits is comparing h1).
+ */
+function indexOf(run: Run, h1: number, h2: number): number {
+  const b = run.shift === 32 ? 0 : h1 >>> run.shift;
+  let lo = run.starts[b] as number;
+  let hi = (run.starts[b + 1] as number) - 1;
+  const whole = run.h1;
+  const low = run.low as Uint16Array;
+  const k1 = whole ? h1 >>> 0 : h1 & 0xffff;
+  const k2 = h2 >>> 0;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const m1 = whole ? (whole[mid] as number) >>> 0 : (low[mid] as number);
+    const m2 = (run.h2[mid] as number) >>> 0;
+    if (m1 < k1 || (m1 === k1 && m2 < k2)) lo = mid + 1;
+    else if (m1 === k1 && m2 === k2) return mid;
+    else hi = mid - 1;
+  }
+  return -1;
 }

@@ -10,7 +10,7 @@ import type { UserEmails } from "../model/UserEmails.js";
 import { showValue } from "../report/describe.js";
 import type { Check, CheckContext } from "./Check.js";
 
-/** The users of one license kept in memory before they go to a temporary file (about 18 MB). */
+/** The users of one license kept in the hash table before they go to a compact run (about 18 MB). */
 const IN_LICENSE_MEMORY_KEYS = 1024 * 1024;
 
 interface Deferred {

@@ -57,7 +57,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export class NormalizingRouter implements RecordRouter {
   readonly #writer: DocumentWriter<NormalizedValues>;
   readonly #prices: PriceConverter;
-  /** Deleted users' emails (about 18 MB in memory, the rest in a temporary file). */
+  /** Deleted users' emails (about 18 MB in the hash table, the rest in compact runs). */
   readonly #deleted = new FingerprintSet(1024 * 1024);
   #held: SpillList<Held> | null = null;
 
@@ -125,7 +125,7 @@ export class NormalizingRouter implements RecordRouter {
       return;
     }
     fingerprint(value.email, true);
-    const deleted = this.#deleted.get(lastFingerprint.h1, lastFingerprint.h2) >= 0;
+    const deleted = this.#deleted.has(lastFingerprint.h1, lastFingerprint.h2);
     this.#writer.licenseUser(
       licenseIndex,
       normalizeLicenseUser(value, deleted ? "deleted" : "active"),

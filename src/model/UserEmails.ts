@@ -1,6 +1,6 @@
 // The emails of the users read so far, as fingerprints: shared by the duplicate-email
-// check and the license-user check. About 20 bytes a user, however long the emails, up to
-// 3 M users; the ones after go to a temporary file (FingerprintSet).
+// check and the license-user check. About 20 bytes a user, however long the emails, for the
+// last half million; the ones before about 6.5 bytes, their indexes on disk (FingerprintSet).
 
 import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
@@ -32,7 +32,7 @@ export class UserEmails {
 
   /** Whether a user has the email whose fingerprint (folded case) is (h1, h2). */
   hasFingerprint(h1: number, h2: number): boolean {
-    return this.#set.get(h1, h2) >= 0;
+    return this.#set.has(h1, h2);
   }
 
   /** Deletes the temporary file of the emails that did not fit in memory. */

@@ -84,7 +84,10 @@ describe("FingerprintSet past its memory budget", () => {
             } else if (step.op === "add") {
               expect(set.add(...fp(`user${step.key}@example.com`), n)).toBe(model.get(step.key) ?? -1);
               if (!model.has(step.key)) model.set(step.key, n);
-            } else expect(set.get(...fp(`user${step.key}@example.com`))).toBe(model.get(step.key) ?? -1);
+            } else {
+              expect(set.get(...fp(`user${step.key}@example.com`))).toBe(model.get(step.key) ?? -1);
+              expect(set.has(...fp(`user${step.key}@example.com`))).toBe(model.has(step.key));
+            }
             expect(set.size).toBe(model.size);
           });
           set.dispose();
@@ -95,13 +98,16 @@ describe("FingerprintSet past its memory budget", () => {
     expect(keyFiles()).toBe(before);
   });
 
-  it("keeps 200 000 keys with 1 000 in memory, each with its payload, and removes its file", () => {
-    const set = new FingerprintSet(1000);
-    for (let i = 0; i < 200_000; i++) expect(set.add(...fp(`k${i}`), i)).toBe(-1);
-    expect(set.size).toBe(200_000);
-    expect(set.spilled).toBeGreaterThan(198_000);
-    for (let i = 0; i < 200_000; i += 37) expect(set.get(...fp(`K${i}`))).toBe(i);
-    for (let i = 0; i < 2000; i++) expect(set.get(...fp(`absent${i}`))).toBe(-1);
+  it("keeps 1 200 000 keys in two runs of 600 000 (16 bucket bits: h1's low half kept), each with its payload", () => {
+    const set = new FingerprintSet(600_000);
+    let wrong = 0;
+    for (let i = 0; i < 1_200_000; i++) if (set.add(...fp(`k${i}`), i) !== -1) wrong++;
+    expect(set.size).toBe(1_200_000);
+    expect(set.spilled).toBe(1_200_000);
+    for (let i = 0; i < 1_200_000; i += 7)
+      if (set.get(...fp(`K${i}`)) !== i || !set.has(...fp(`k${i}`))) wrong++;
+    for (let i = 0; i < 100_000; i++) if (set.has(...fp(`absent${i}`))) wrong++;
+    expect(wrong).toBe(0);
     set.dispose();
     expect(set.size).toBe(0);
     expect(set.get(...fp("k5"))).toBe(-1);
