@@ -27,7 +27,7 @@ export class FingerprintSet {
   #runs: FingerprintRuns | null = null;
   #spilled = 0;
 
-  /** `memoryKeys`: how many fingerprints stay in memory before they move to a temporary file. */
+  /** `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run. */
   constructor(memoryKeys = DEFAULT_MEMORY_KEYS) {
     this.#memoryKeys = Math.max(1, memoryKeys);
     this.#maxSlots = Math.max(MIN_SLOTS, 2 ** Math.ceil(Math.log2((this.#memoryKeys * 4) / 3)));
@@ -38,7 +38,7 @@ export class FingerprintSet {
     return this.#count + this.#spilled;
   }
 
-  /** How many of them are on disk. */
+  /** How many of them are in compact runs (their payloads on disk). */
   get spilled(): number {
     return this.#spilled;
   }
@@ -86,7 +86,7 @@ export class FingerprintSet {
     this.#emptyTable();
   }
 
-  /** Deletes the temporary file (the set is empty afterwards). */
+  /** Deletes the runs' temporary files (the set is empty afterwards). */
   dispose(): void {
     this.clear();
   }
@@ -124,7 +124,7 @@ export class FingerprintSet {
   }
 
   /**
-   * Moves every key in memory to a sorted run on disk, and empties the table. The entry numbers
+   * Moves every key of the table to a compact sorted run, and empties the table. The entry numbers
    * are radix-sorted by unsigned h1 (four stable passes of 8 bits) in the slot table, which is
    * emptied anyway, and one scratch array; equal h1s are then put in h2 order.
    */
