@@ -4,9 +4,10 @@
 // 16–20 in the table), and whether a key is there is answered without the disk. The payloads
 // (4 bytes a key) go to a temporary file, read back only when one is asked for (a repeat).
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileBytes } from "./BufferedOut.js";
 
 /** About this many keys a bucket: the bucket index costs 4 bytes per 8 keys. */
 const KEYS_PER_BUCKET = 8;
@@ -36,13 +37,6 @@ export class FingerprintRuns {
   #dir: string | null = null;
   #files = 0;
   readonly #payload = new Int32Array(1);
-
-  /** How many fingerprints the runs hold. */
-  get size(): number {
-    let n = 0;
-    for (const run of this.#runs) n += run.count;
-    return n;
-  }
 
   /**
    * Adds a run: `count` fingerprints given sorted (unsigned h1, then unsigned h2) by `sorted(i)`,
@@ -76,10 +70,10 @@ export class FingerprintRuns {
       fd: openSync(path, "w+"),
       path,
     };
+    const payloads = fileBytes(run.fd);
     const chunk = new Int32Array(16384);
     const entry = new Int32Array(3);
     let used = 0;
-    let written = 0;
     let bucket = 0;
     for (let i = 0; i < count; i++) {
       sorted(i, entry);
@@ -88,15 +82,11 @@ export class FingerprintRuns {
       else (run.low as Uint16Array)[i] = h1 & 0xffff;
       run.h2[i] = entry[1] as number;
       // every bucket up to this key's starts at or before it
-      const b = bits === 0 ? 0 : h1 >>> run.shift;
+      const b = bucketOf(run, h1);
       while (bucket < b) run.starts[++bucket] = i;
       chunk[used++] = entry[2] as number;
       if (used === chunk.length || i === count - 1) {
-        const bytes = new Uint8Array(chunk.buffer, 0, used * 4);
-        for (let done = 0; done < bytes.length; ) {
-          done += writeSync(run.fd, bytes, done, bytes.length - done, written + done);
-        }
-        written += bytes.length;
+        payloads.bytes(new Uint8Array(chunk.buffer, 0, used * 4));
         used = 0;
       }
     }
@@ -206,6 +196,11 @@ class RunReader {
   }
 }
 
+/** The bucket of a key in `run` (`>>> 32` would shift by nothing: one bucket is bucket 0). */
+function bucketOf(run: Run, h1: number): number {
+  return run.shift === 32 ? 0 : h1 >>> run.shift;
+}
+
 /** Whether a's current key comes before b's (unsigned h1, then h2). */
 function before(a: RunReader, b: RunReader): boolean {
   const a1 = a.h1 >>> 0;
@@ -218,7 +213,7 @@ function before(a: RunReader, b: RunReader): boolean {
  * share h1's top bits (so comparing its low 16 bits is comparing h1).
  */
 function indexOf(run: Run, h1: number, h2: number): number {
-  const b = run.shift === 32 ? 0 : h1 >>> run.shift;
+  const b = bucketOf(run, h1);
   let lo = run.starts[b] as number;
   let hi = (run.starts[b + 1] as number) - 1;
   const whole = run.h1;

@@ -22,7 +22,6 @@ export class FingerprintSet {
   /** Entry number + 1 in each slot; 0 is empty. */
   #slots = new Int32Array(MIN_SLOTS);
   #mask = MIN_SLOTS - 1;
-  readonly #maxSlots: number;
   readonly #memoryKeys: number;
   #runs: FingerprintRuns | null = null;
   #spilled = 0;
@@ -30,7 +29,6 @@ export class FingerprintSet {
   /** `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run. */
   constructor(memoryKeys = DEFAULT_MEMORY_KEYS) {
     this.#memoryKeys = Math.max(1, memoryKeys);
-    this.#maxSlots = Math.max(MIN_SLOTS, 2 ** Math.ceil(Math.log2((this.#memoryKeys * 4) / 3)));
   }
 
   /** How many fingerprints the set holds. */
@@ -62,7 +60,7 @@ export class FingerprintSet {
     entries[at + 2] = payload;
     this.#slots[slot] = entry + 1;
     if (this.#count >= this.#memoryKeys) this.#spill();
-    else if (this.#count * 4 > (this.#mask + 1) * 3 && this.#mask + 1 < this.#maxSlots) this.#grow();
+    else if (this.#count * 4 > (this.#mask + 1) * 3) this.#grow();
     return -1;
   }
 
