@@ -84,10 +84,9 @@ if (runs("json") && !process.env.BENCH_SKIP_1GB) {
     line(
       `JSON validate, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.licenseUsers.toLocaleString("en-US")} license users)`,
     );
+    const validate = () => measureNode(CLI, ["validate", data.path, "--format", "json"]);
     for (const busy of [false, true]) {
-      const ours = busy
-        ? await withBusyCpu(() => measureNode(CLI, ["validate", data.path, "--format", "json"]))
-        : await measureNode(CLI, ["validate", data.path, "--format", "json"]);
+      const ours = busy ? await withBusyCpu(validate) : await validate();
       row(
         `syncfile validate${busy ? ", the other CPU kept busy" : ""}`,
         ours.seconds,
