@@ -13,7 +13,7 @@ import { validUsers } from "./validUsers.js";
 
 /**
  * A fresh set of the standard checks (they keep state for one pass). `emails`: the registry
- * of users' emails, when a reader shares it (the CSV assembler registers users itself).
+ * of users' emails they share, when the caller disposes of it (its temporary files).
  */
 export function defaultChecks(emails = new UserEmails()): Check[] {
   return [

@@ -9,11 +9,11 @@ export function uniqueEmails(emails: UserEmails): Check {
   return {
     name: "unique-emails",
     record(record, context) {
-      if (record.kind !== "user") return;
+      if (record.kind !== "user" || record.emailUnique) return;
       const email = (record.value as { email?: unknown } | null)?.email;
       if (typeof email !== "string") return;
       const first = emails.add(email, record.index);
-      if (first < 0 || first === record.index) return; // new, or registered by the reader
+      if (first < 0) return;
       context.report("user.email.duplicate", record, {
         path: ["email"],
         value: email,

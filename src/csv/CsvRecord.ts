@@ -30,6 +30,8 @@ export class CsvRecord implements RecordOfAnyKind {
   readonly afterUsers = true;
   /** A row with an email defines its user, so every license user is one of the users. */
   readonly userKnown = true;
+  /** Rows with the same email are one user. */
+  readonly emailUnique = true;
   /** A CSV id is text, never a number. */
   readonly numericId = false;
 

@@ -1,7 +1,6 @@
 // The CSV counterpart of JsonReader: fed bytes, yields the records rows assemble into.
 
 import type { RecordSink } from "../model/RecordSink.js";
-import type { UserEmails } from "../model/UserEmails.js";
 import { CsvAssembler } from "./CsvAssembler.js";
 import { CsvReader, type CsvReaderLimits } from "./CsvReader.js";
 
@@ -10,9 +9,8 @@ export class CsvRecordReader {
   readonly #assembler: CsvAssembler;
   readonly #reader: CsvReader;
 
-  /** `emails`: the registry of users' emails the checks use, shared to keep one copy. */
-  constructor(sink: RecordSink, limits: CsvReaderLimits, emails: UserEmails) {
-    this.#assembler = new CsvAssembler(sink, emails);
+  constructor(sink: RecordSink, limits: CsvReaderLimits) {
+    this.#assembler = new CsvAssembler(sink);
     this.#reader = new CsvReader(this.#assembler, limits);
   }
 

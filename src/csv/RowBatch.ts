@@ -1,9 +1,11 @@
 // Raw CSV records across threads: a parsing thread writes them into batches, the reading
 // thread replays them into its CsvRows in the same order. A batch is one string holding
 // every cell, the cells' ends and each record's numbers in typed arrays (sent without
-// copying), and the failure that ended parsing, if any.
+// copying), the user each row is of (the parsing thread numbers the users), and the failure
+// that ended parsing, if any.
 
 import type { SourceLocation } from "../report/Finding.js";
+import type { UserNumbers } from "./_UserNumbers.js";
 import type { ParseFailure, RawRecordSink } from "./CsvParser.js";
 
 /** What crosses the thread boundary. */
@@ -14,6 +16,8 @@ export interface RowBatch {
   ends: Int32Array;
   /** Per record: cell count, line, byte offset. */
   records: Float64Array;
+  /** Per record: its user's number times two, plus one when the row defines the user; -1 for none. */
+  users: Int32Array;
   count: number;
   /** What ended parsing after the last record, or null. */
   failure: ParseFailure | null;
@@ -28,6 +32,7 @@ export class RowBatchWriter implements RawRecordSink {
   #ends = new Int32Array(16384);
   #cells = 0;
   #records = new Float64Array(1024 * WIDTH);
+  #users = new Int32Array(1024);
   #count = 0;
   #failure: ParseFailure | null = null;
 
@@ -46,7 +51,14 @@ export class RowBatchWriter implements RawRecordSink {
     r[o] = cells.length;
     r[o + 1] = loc.line;
     r[o + 2] = loc.offset;
+    if (this.#count === this.#users.length) this.#users = grow(this.#users, this.#count + 1);
+    this.#users[this.#count] = -1;
     this.#count++;
+  }
+
+  /** The user of the record written last: its number, and whether the row defines it. */
+  user(user: number, isNew: boolean): void {
+    this.#users[this.#count - 1] = user * 2 + (isNew ? 1 : 0);
   }
 
   failure(failure: ParseFailure): void {
@@ -59,6 +71,7 @@ export class RowBatchWriter implements RawRecordSink {
       text: this.#parts.join(""),
       ends: this.#ends.slice(0, this.#cells),
       records: this.#records.slice(0, this.#count * WIDTH),
+      users: this.#users.slice(0, this.#count),
       count: this.#count,
       failure: this.#failure,
     };
@@ -71,12 +84,17 @@ export class RowBatchWriter implements RawRecordSink {
   }
 }
 
-/** Delivers a batch to `sink`: its records, then its failure. */
-export function replayRows(batch: RowBatch, sink: RawRecordSink): void {
+/**
+ * Delivers a batch to `sink`: its records, then its failure. `users` is told which record is
+ * delivered, so that it answers for it.
+ */
+export function replayRows(batch: RowBatch, sink: RawRecordSink, users: BatchUsers): void {
   const { text, ends, records } = batch;
   let cell = 0;
   let start = 0;
+  users.batch(batch);
   for (let r = 0; r < batch.count; r++) {
+    users.record = r;
     const o = r * WIDTH;
     const n = records[o] as number;
     const cells = new Array<string>(n);
@@ -88,6 +106,32 @@ export function replayRows(batch: RowBatch, sink: RawRecordSink): void {
     sink.record(cells, { line: records[o + 1] as number, column: 1, offset: records[o + 2] as number });
   }
   if (batch.failure) sink.failure(batch.failure);
+}
+
+/** The users of replayed rows, as the parsing thread numbered them (the assembler asks about the record being replayed). */
+export class BatchUsers implements UserNumbers {
+  /** The record of the current batch being replayed. */
+  record = -1;
+  #users: Int32Array = new Int32Array(0);
+  #isNew = false;
+
+  get isNew(): boolean {
+    return this.#isNew;
+  }
+
+  /** The batch whose records are replayed next. */
+  batch(batch: RowBatch): void {
+    this.#users = batch.users;
+  }
+
+  user(): number {
+    const value = this.#users[this.record] as number;
+    if (value < 0) throw new Error(`BatchUsers: no user was numbered for record ${this.record}`);
+    this.#isNew = (value & 1) === 1;
+    return value >>> 1;
+  }
+
+  dispose(): void {}
 }
 
 function grow<T extends Int32Array | Float64Array>(array: T, atLeast: number): T {

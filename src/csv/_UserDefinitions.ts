@@ -27,8 +27,8 @@ export class UserDefinitions {
     this.#budget = budget;
   }
 
-  /** Stores the definition of the next user (numbers are given in order from 0). */
-  put(user: number, row: number, line: number, cells: readonly string[]): void {
+  /** Stores the definition of the next user (numbers are given in order from 0); `cells` is kept, not copied. */
+  put(user: number, row: number, line: number, cells: string[]): void {
     if (user !== this.#count) throw new Error("UserDefinitions: users must be stored in order");
     let max = 8;
     for (const cell of cells) max += 4 + cell.length * 3;
@@ -45,7 +45,7 @@ export class UserDefinitions {
     if (user % STRIDE === 0) this.#every.push(offset);
     this.#count++;
     this.#lastUser = user;
-    this.#last = { row, line, cells: [...cells] };
+    this.#last = { row, line, cells };
     if (this.#log.memoryBytes > this.#budget) this.#log.spill();
   }
 

@@ -46,6 +46,11 @@ export class JsonValueRecord implements RecordOfAnyKind {
     return false;
   }
 
+  /** Whether two users share an email is for the checks to find out. */
+  get emailUnique(): boolean {
+    return false;
+  }
+
   get userCount(): number {
     return 0;
   }

@@ -33,6 +33,8 @@ export interface UserRecord extends RecordBase {
   readonly kind: "user";
   /** True when `id` was a JSON number; `value.id` then holds its exact digits as a string. */
   readonly numericId: boolean;
+  /** True when the reader guarantees no earlier user has this email (CSV merges a user's rows by email). */
+  readonly emailUnique: boolean;
 }
 
 /** One element of `licenses`. */

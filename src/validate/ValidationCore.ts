@@ -23,8 +23,8 @@ export class ValidationCore {
   #licenses = 0;
   #licenseUsers = 0;
 
-  /** The users' emails seen, shared by the checks and a reader that needs them (CSV). */
-  readonly emails = new UserEmails();
+  /** The users' emails seen, shared by the duplicate-email and the license-user check. */
+  readonly #emails = new UserEmails();
 
   /** Where the reader sends records and its own findings. */
   readonly sink: RecordSink;
@@ -35,7 +35,7 @@ export class ValidationCore {
   constructor(options: NormalizedValidateOptions, tap: ((record: DataRecord) => void) | null = null) {
     this.#options = options;
     this.#tap = tap;
-    this.#checks = defaultChecks(this.emails);
+    this.#checks = defaultChecks(this.#emails);
     const collector = new ReportCollector(options);
     this.#collector = collector;
     const self = this;
@@ -81,7 +81,7 @@ export class ValidationCore {
   /** Releases temporary files of an abandoned pass (end() does this itself). */
   dispose(): void {
     for (const check of this.#checks) check.dispose?.();
-    this.emails.dispose();
+    this.#emails.dispose();
   }
 
   #record(record: DataRecord): void {

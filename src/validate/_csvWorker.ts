@@ -1,28 +1,59 @@
 // The parsing thread of a parallel CSV pass: parses the bytes the reading thread forwards,
-// as one continuing parse, and sends back one batch of raw records per chunk, in order. See
-// readCsvParallel.ts.
+// as one continuing parse, and sends back one batch of raw records per chunk, in order. It
+// also matches the records to the header, as the reading thread does, to number each row's
+// user (the users' emails are kept here), which it sends along. See readCsvParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
+import type { ParseFailure, RawRecordSink } from "../csv/CsvParser.js";
 import { CsvParser, type CsvParserOptions } from "../csv/CsvParser.js";
+import type { CsvReaderLimits } from "../csv/CsvReader.js";
+import { CsvRows } from "../csv/CsvRows.js";
 import { RowBatchWriter } from "../csv/RowBatch.js";
+import { RowUsers } from "../csv/RowUsers.js";
+import type { SourceLocation } from "../report/Finding.js";
 
-/** The next bytes of the file, and whether they are the last. */
-export interface CsvBlock {
-  bytes: Uint8Array;
-  close: boolean;
+/** The next bytes of the file, and whether they are the last; or the end of the pass. */
+export type CsvWorkerMessage = { bytes: Uint8Array; close: boolean } | { dispose: true };
+
+/** What the worker is started with. */
+export interface CsvWorkerData {
+  options: CsvParserOptions;
+  limits: CsvReaderLimits;
 }
 
-const { options } = workerData as { options: CsvParserOptions };
+const { options, limits } = workerData as CsvWorkerData;
 const main = parentPort;
 if (!main) throw new Error("csv-worker runs only as a worker thread");
 
 const writer = new RowBatchWriter();
-const parser = new CsvParser(writer, options);
+const users = new RowUsers((user, isNew) => writer.user(user, isNew));
 
-main.on("message", (block: CsvBlock) => {
-  parser.push(block.bytes);
-  if (block.close) parser.end();
+const rows = new CsvRows(users, limits, options.delimiter);
+const both: RawRecordSink = {
+  record(cells: string[], loc: SourceLocation): void {
+    writer.record(cells, loc);
+    rows.record(cells, loc);
+  },
+  failure(failure: ParseFailure): void {
+    writer.failure(failure);
+    rows.failure(failure);
+  },
+};
+const parser = new CsvParser(both, options);
+
+main.on("message", (message: CsvWorkerMessage) => {
+  if ("dispose" in message) {
+    users.dispose();
+    process.exit(0);
+  }
+  parser.push(message.bytes);
+  if (message.close) parser.end();
   const batch = writer.take();
   // a RowBatch, its arrays moved, not copied
-  main.postMessage(batch, [batch.ends.buffer as ArrayBuffer, batch.records.buffer as ArrayBuffer]);
+  main.postMessage(batch, [
+    batch.ends.buffer as ArrayBuffer,
+    batch.records.buffer as ArrayBuffer,
+    batch.users.buffer as ArrayBuffer,
+  ]);
+  if (message.close) users.dispose();
 });

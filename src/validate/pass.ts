@@ -9,6 +9,7 @@ import { readChunks } from "../_internal/readChunks.js";
 import { withSpooledFile } from "../_internal/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
 import { CsvRecordReader } from "../csv/CsvRecordReader.js";
+import { BatchUsers } from "../csv/RowBatch.js";
 import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
@@ -82,7 +83,7 @@ export class OnePass {
     this.#core = new ValidationCore(options, tap);
     this.#reader =
       options.format === "csv"
-        ? new CsvRecordReader(this.#core.sink, options, this.#core.emails)
+        ? new CsvRecordReader(this.#core.sink, options)
         : new JsonReader(this.#core.sink, options);
   }
 
@@ -143,9 +144,17 @@ export async function runPass(
   }
   if (threads === "csv-worker") {
     const core = new ValidationCore(options, tap);
-    const assembler = new CsvAssembler(core.sink, core.emails);
+    const users = new BatchUsers();
+    const assembler = new CsvAssembler(core.sink, users);
     try {
-      const read = await readCsvParallel(source.chunks, assembler, options, options.onProgress, workers);
+      const read = await readCsvParallel(
+        source.chunks,
+        assembler,
+        users,
+        options,
+        options.onProgress,
+        workers,
+      );
       assembler.end(read.stopped);
       return { report: core.end(read.stopped, read.bytes), threads };
     } finally {
@@ -178,7 +187,7 @@ async function workbookPass(
   tap: ((record: DataRecord) => void) | null,
 ): Promise<Report> {
   const core = new ValidationCore(options, tap);
-  const assembler = new CsvAssembler(core.sink, core.emails);
+  const assembler = new CsvAssembler(core.sink);
   try {
     const read = await readWorkbook(path, assembler, {
       maxRecordBytes: options.maxRecordBytes,

@@ -1,8 +1,9 @@
-// CSV parsed on a worker thread (CsvParser: the fast path, csv-parse past the first irregular record). The calling
-// thread reads the file and forwards its bytes; the worker parses them (strict UTF-8,
-// csv-parse) and sends back raw records in batches; the calling thread keeps the start of the
-// file (CsvStart) and replays the records into CsvRows (header, rows, findings), then
-// assembles, checks and writes. Two cores are what
+// CSV parsed on a worker thread (CsvParser: the fast path, csv-parse past the first irregular
+// record). The calling thread reads the file and forwards its bytes; the worker parses them
+// (strict UTF-8) and numbers each row's user (the users' emails are kept there), and sends
+// back raw records and users in batches. The calling thread keeps the start of the file
+// (CsvStart) and replays the records into CsvRows (header, rows, findings), then assembles
+// (BatchUsers: the users numbered by the worker), checks and writes. Two cores are what
 // this machine class has: a second parsing thread only fights the calling one for a core.
 
 import { existsSync } from "node:fs";
@@ -12,11 +13,11 @@ import { Worker } from "node:worker_threads";
 import type { CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
 import { CsvStart } from "../csv/CsvStart.js";
-import { type RowBatch, replayRows } from "../csv/RowBatch.js";
-import type { CsvBlock } from "./_csvWorker.js";
+import { type BatchUsers, type RowBatch, replayRows } from "../csv/RowBatch.js";
+import type { CsvWorkerData, CsvWorkerMessage } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 
-const MAX_CHUNKS_IN_FLIGHT = 4;
+const MAX_CHUNKS_IN_FLIGHT = 16;
 /** The worker's young generation (MB): room for csv-parse's short-lived strings. */
 const YOUNG_GENERATION_MB = 16;
 
@@ -35,12 +36,14 @@ export interface CsvReadResult {
 
 /**
  * Reads the CSV in `chunks` into `sink`, as CsvReader does, with its parser on a worker thread
- * (the start of the file and the rows stay here). Chunks may be reused by the source after
+ * (the start of the file and the rows stay here). `users` answers the sink's assembler which
+ * user each row is of, as the worker numbers them. Chunks may be reused by the source after
  * each step.
  */
 export async function readCsvParallel(
   chunks: AsyncIterable<Uint8Array>,
   sink: CsvSink,
+  users: BatchUsers,
   limits: CsvReaderLimits,
   onProgress: ((bytes: number) => void) | null,
   workers: URL,
@@ -62,7 +65,7 @@ export async function readCsvParallel(
   const received = (batch: RowBatch) => {
     replayed++;
     try {
-      if (rows && !rows.stopped) replayRows(batch, rows);
+      if (rows && !rows.stopped) replayRows(batch, rows, users);
     } catch (error) {
       flow?.fail(error as Error);
       return;
@@ -73,7 +76,9 @@ export async function readCsvParallel(
   const send = (bytes: Uint8Array, close: boolean) => {
     sent++;
     flow?.sent();
-    (worker as Worker).postMessage({ bytes, close } satisfies CsvBlock, [bytes.buffer as ArrayBuffer]);
+    (worker as Worker).postMessage({ bytes, close } satisfies CsvWorkerMessage, [
+      bytes.buffer as ArrayBuffer,
+    ]);
   };
   /** The file's start, until its body is known; then the worker that parses it. */
   const begin = (chunk: Uint8Array, end: boolean) => {
@@ -81,7 +86,10 @@ export async function readCsvParallel(
     if (body === null) return;
     rows = new CsvRows(sink, limits, body.options.delimiter);
     worker = new Worker(new URL(CSV_WORKER, workers), {
-      workerData: { options: body.options },
+      workerData: {
+        options: body.options,
+        limits: { maxRecordBytes: limits.maxRecordBytes },
+      } satisfies CsvWorkerData,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
@@ -108,6 +116,14 @@ export async function readCsvParallel(
     (rows as CsvRows | null)?.finish();
     return { bytes, stopped: stopped() };
   } finally {
-    await (worker as Worker | null)?.terminate();
+    if (worker) await closeWorker(worker);
   }
+}
+
+/** Ends the worker once it has deleted its temporary files (after the chunks still in flight). */
+async function closeWorker(worker: Worker): Promise<void> {
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  if (worker.threadId === -1) return; // it exited already
+  worker.postMessage({ dispose: true } satisfies CsvWorkerMessage);
+  await exited;
 }

@@ -156,6 +156,50 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     );
   });
 
+  it("tells rows' users apart as one thread does: emails in any case, a user's rows anywhere, conflicts", async () => {
+    // few emails and few values, so that users come back far apart, in another case, and disagree
+    const cell = (values: string[]) => fc.constantFrom("", ...values);
+    const rowArb = fc.tuple(
+      fc.constantFrom(
+        "",
+        "ada@example.com",
+        "ADA@example.com",
+        "bo@example.com",
+        "cy@example.com",
+        "Cy@Example.com",
+      ),
+      cell(["Ada", "Bo"]),
+      cell(["active", "Deleted", "inactive"]),
+      cell(["Admin;Member", "[oops"]),
+      cell(["Pro", "Team, Pro"]),
+      cell(["active", "ACTIVE"]),
+      cell(["10", "12"]),
+    );
+    const fileArb = fc.record({
+      dialect: fc.boolean(),
+      rows: fc.array(
+        fc.oneof({ weight: 9, arbitrary: rowArb }, { weight: 1, arbitrary: fc.constant(null) }),
+        {
+          maxLength: 40,
+        },
+      ),
+    });
+    await fc.assert(
+      fc.asyncProperty(fileArb, fc.integer({ min: 1, max: 200 }), async ({ dialect, rows }, size) => {
+        const header = `email,firstName,status,roles,${dialect ? "Licenses" : "licenseName"},licenseStatus,pricePerUser`;
+        const lines = rows.map((row) =>
+          row ? row.map((c) => (c.includes(",") ? `"${c}"` : c)).join(",") : "",
+        );
+        const bytes = utf8([header, ...lines, ""].join("\n"));
+        const options = { format: "csv" as const, maxErrors: 1000 };
+        const parallel = await onWorkers(stream(chunked(bytes, size)), options);
+        const single = library.validateText(bytes, options);
+        expect(comparable(parallel)).toEqual(comparable(single));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("converts CSV on two threads to the same JSON as on one", async () => {
     const bytes = utf8(readFileSync(fixture("valid/example.csv"), "utf8"));
     const outputs: string[] = [];

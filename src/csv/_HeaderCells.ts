@@ -1,0 +1,113 @@
+// A row's cells by column, as the header places them: the formula escape undone, a Name column
+// split into first and last name, the spreadsheet dialect's statuses in lower case. Shared by
+// the assembler and by the worker thread that tells rows' users apart (readCsvParallel).
+
+import type { Code } from "../report/catalog.js";
+import type { FindingDetails } from "../report/Finding.js";
+import type { CsvHeader, CsvRow } from "./CsvReader.js";
+import { listCell, splitList, unescapeFormula } from "./cells.js";
+import { type ColumnKey, USER_COLUMNS } from "./columns.js";
+
+/** Where findings go. */
+export type ReportFinding = (code: Code, details: FindingDetails) => void;
+
+/** The cells of rows under one header, and the header names of the record fields they give. */
+export class HeaderCells {
+  readonly header: CsvHeader;
+  /** The spreadsheet dialect: a `Licenses` column listing names, statuses in any case. */
+  readonly dialect: boolean;
+  /** The header name behind each user field. */
+  readonly userFields: Record<string, string> = {};
+  readonly licenseFields: Record<string, string>;
+  readonly licenseUserFields: Record<string, string>;
+
+  constructor(header: CsvHeader) {
+    this.header = header;
+    this.dialect = header.index.licenses !== undefined;
+    const name = (key: ColumnKey) =>
+      header.index[key] === undefined ? key : (header.names[header.index[key]] as string);
+    for (const key of ["email", ...USER_COLUMNS] as const) this.userFields[key] = name(key);
+    // names that come from a Name column are found there
+    if (header.index.name !== undefined) {
+      if (header.index.firstName === undefined) this.userFields.firstName = name("name");
+      if (header.index.lastName === undefined) this.userFields.lastName = name("name");
+    }
+    this.licenseFields = {
+      name: name(this.dialect ? "licenses" : "licenseName"),
+      pricePerUser: name("pricePerUser"),
+      unassignedAmount: name("unassignedAmount"),
+    };
+    this.licenseUserFields = { email: name("email"), licenseStatus: name("licenseStatus") };
+  }
+
+  /** The cell of `key` in `row` ("" when the header has no such column), formula escape undone. */
+  cell(row: CsvRow, key: ColumnKey): string {
+    const i = this.header.index[key];
+    if (i === undefined) return key === "firstName" || key === "lastName" ? this.#namePart(row, key) : "";
+    const cell = row.cells[i] as string;
+    return cell.charCodeAt(0) === 0x27 ? unescapeFormula(cell) : cell;
+  }
+
+  /** The license cell: `Licenses` in the dialect, else `licenseName`. */
+  licenseCell(row: CsvRow): string {
+    return this.cell(row, this.dialect ? "licenses" : "licenseName");
+  }
+
+  /** The licenses a license cell names: `Licenses` lists names (`,` or `;`, or a JSON array); `licenseName` names one. */
+  licenseNames(licenseCell: string): string[] {
+    return this.dialect ? (listCell(licenseCell) ?? splitList(licenseCell)) : [licenseCell];
+  }
+
+  /** The cell of a user column, a status as the dialect reads it. */
+  userCell(row: CsvRow, key: (typeof USER_COLUMNS)[number]): string {
+    return key === "status" ? this.status(this.cell(row, key)) : this.cell(row, key);
+  }
+
+  /**
+   * Whether the row is one csv-row.schema.json accepts, decided without building the row object
+   * (the schema names the problems of one that is not).
+   */
+  isRow(row: CsvRow, email: string, licenseCell: string, status: string): boolean {
+    return (
+      (email !== "" || licenseCell !== "") &&
+      (status === "" || (email !== "" && licenseCell !== "")) &&
+      (licenseCell !== "" ||
+        (this.cell(row, "pricePerUser") === "" && this.cell(row, "unassignedAmount") === ""))
+    );
+  }
+
+  /** The spreadsheet dialect writes statuses in any case. */
+  status(cell: string): string {
+    if (!this.dialect) return cell;
+    const lower = cell.toLowerCase();
+    return lower === "active" || lower === "deleted" || lower === "inactive" ? lower : cell;
+  }
+
+  /** First or last name from a Name column: split at the first space (one word: a first name). */
+  #namePart(row: CsvRow, key: "firstName" | "lastName"): string {
+    const whole = this.cell(row, "name").trim();
+    const space = whole.search(/\s/);
+    if (space < 0) return key === "firstName" ? whole : "";
+    return key === "firstName" ? whole.slice(0, space) : whole.slice(space + 1).trim();
+  }
+}
+
+/** A finding placed in `row`, at the column `field` when given. */
+export function rowFinding(
+  report: ReportFinding,
+  code: Code,
+  row: CsvRow,
+  field: string | undefined,
+  params: Record<string, string | number>,
+  pointer?: string,
+  value?: string,
+): void {
+  report(code, {
+    location: row.loc,
+    row: row.row,
+    params,
+    ...(field !== undefined ? { field } : {}),
+    ...(pointer !== undefined ? { pointer } : {}),
+    ...(value !== undefined ? { value } : {}),
+  });
+}

@@ -1,0 +1,45 @@
+// Which user each row with an email is of: users are numbered in the order their emails first
+// appear (compared case-insensitively). Worked out in the assembler's thread, or on the worker
+// that parses (readCsvParallel), which hands the numbers over with the rows.
+
+import { UserEmails } from "../model/UserEmails.js";
+
+/** The users of rows, asked in row order. */
+export interface UserNumbers {
+  /** The number of the user whose email is `email` (not empty): a new one (`isNew`) for an email not seen before. */
+  user(email: string): number;
+  /** Whether the last email asked about was new. */
+  readonly isNew: boolean;
+  /** Deletes temporary files. */
+  dispose(): void;
+}
+
+/** UserNumbers from the users' emails (fingerprints, on disk past a budget). */
+export class EmailNumbers implements UserNumbers {
+  readonly #emails = new UserEmails();
+  #count = 0;
+  #isNew = false;
+  // the previous row's email and user: a user's rows usually come together
+  #lastEmail = "";
+  #lastUser = -1;
+
+  get isNew(): boolean {
+    return this.#isNew;
+  }
+
+  user(email: string): number {
+    if (email === this.#lastEmail) {
+      this.#isNew = false;
+      return this.#lastUser;
+    }
+    const first = this.#emails.add(email, this.#count);
+    this.#isNew = first < 0;
+    this.#lastEmail = email;
+    this.#lastUser = first < 0 ? this.#count++ : first;
+    return this.#lastUser;
+  }
+
+  dispose(): void {
+    this.#emails.dispose();
+  }
+}
