@@ -26,7 +26,8 @@ export type ParseFailure =
 
 /** Receives raw records and, at most once, the failure that ends parsing. */
 export interface RawRecordSink {
-  record(cells: string[], loc: SourceLocation): void;
+  /** A record; `text`, when given, is the record's text whose split at the delimiter gave `cells`. */
+  record(cells: string[], loc: SourceLocation, text?: string): void;
   failure(failure: ParseFailure): void;
 }
 
@@ -88,6 +89,8 @@ export class CsvParser {
   readonly #delimiter: number;
   readonly #recordEnd: Buffer;
   #cells: string[] = [];
+  // the text of the record scanned last when it had no quote (its cells are its split), else null
+  #text: string | null = null;
 
   constructor(sink: RawRecordSink, options: CsvParserOptions) {
     this.#sink = sink;
@@ -218,10 +221,12 @@ export class CsvParser {
       // no quote in the record: one decode, one split
       if (end === -1) return INCOMPLETE;
       const text = data.toString("utf8", p, end);
+      this.#text = text;
       this.#cells = text.split(this.#options.delimiter);
       return end + recordEnd.length;
     }
     // quotes: cell by cell
+    this.#text = null;
     const cells: string[] = [];
     this.#cells = cells;
     const delimiter = this.#delimiter;
@@ -267,7 +272,8 @@ export class CsvParser {
     const loc = { line: this.#nextLine, column: 1, offset: this.#nextOffset };
     this.#nextLine = 1 + this.#linesBefore(end);
     this.#nextOffset = this.#options.offset + end;
-    this.#sink.record(cells, loc);
+    if (this.#text === null) this.#sink.record(cells, loc);
+    else this.#sink.record(cells, loc, this.#text);
   }
 
   /** csv-parse reads on from the record at `p` of `data` (the bytes that end at #parsed), to the end of the input. */

@@ -40,11 +40,11 @@ export class CsvRows implements RawRecordSink {
   }
 
   /**
-   * A raw record: the header, an empty line, a ragged row, or a row. `row`: its number where the
-   * source numbers rows itself (a sheet's, as the spreadsheet shows them); else the record
+   * A raw record: the header, an empty line, a ragged row, or a row (`_text`, the parser's, is
+   * not needed here). `row`: its number where the source numbers rows itself (a sheet's, as the spreadsheet shows them); else the record
    * number, the header being 0.
    */
-  record(cells: string[], loc: SourceLocation, row?: number): void {
+  record(cells: string[], loc: SourceLocation, _text?: string, row?: number): void {
     if (this.#stopped) return;
     if (cells.length === 1 && (cells[0] as string).trim() === "") return; // an empty line
     if (!this.#header) {

@@ -14,7 +14,7 @@ export interface RowBatch {
   text: string;
   /** Where each cell ends in `text`. */
   ends: Int32Array;
-  /** Per record: cell count, line, byte offset. */
+  /** Per record: cell count, line, byte offset, and what is between its cells in `text` (0, or 1: the delimiter). */
   records: Float64Array;
   /** Per record: its user's number times two, plus one when the row defines the user; -1 for none. */
   users: Int32Array;
@@ -23,7 +23,7 @@ export interface RowBatch {
   failure: ParseFailure | null;
 }
 
-const WIDTH = 3;
+const WIDTH = 4;
 
 /** A raw record sink that writes what it receives into batches. */
 export class RowBatchWriter implements RawRecordSink {
@@ -36,14 +36,23 @@ export class RowBatchWriter implements RawRecordSink {
   #count = 0;
   #failure: ParseFailure | null = null;
 
-  record(cells: string[], loc: SourceLocation): void {
+  /** A record: its text pushed whole when its cells are its split (one part, not a part a cell). */
+  record(cells: string[], loc: SourceLocation, text?: string): void {
     if (this.#cells + cells.length > this.#ends.length)
       this.#ends = grow(this.#ends, this.#cells + cells.length);
+    const gap = text === undefined ? 0 : 1;
+    let at = this.#length;
     for (let k = 0; k < cells.length; k++) {
       const cell = cells[k] as string;
-      this.#parts.push(cell);
-      this.#length += cell.length;
-      this.#ends[this.#cells++] = this.#length;
+      if (gap === 0) this.#parts.push(cell);
+      at += cell.length;
+      this.#ends[this.#cells++] = at;
+      at += gap;
+    }
+    if (text === undefined) this.#length = at;
+    else {
+      this.#parts.push(text);
+      this.#length += text.length;
     }
     const o = this.#count * WIDTH;
     if (o + WIDTH > this.#records.length) this.#records = grow(this.#records, o + WIDTH);
@@ -51,6 +60,7 @@ export class RowBatchWriter implements RawRecordSink {
     r[o] = cells.length;
     r[o + 1] = loc.line;
     r[o + 2] = loc.offset;
+    r[o + 3] = gap;
     if (this.#count === this.#users.length) this.#users = grow(this.#users, this.#count + 1);
     this.#users[this.#count] = -1;
     this.#count++;
@@ -97,11 +107,12 @@ export function replayRows(batch: RowBatch, sink: RawRecordSink, users: BatchUse
     users.record = r;
     const o = r * WIDTH;
     const n = records[o] as number;
+    const gap = records[o + 3] as number;
     const cells = new Array<string>(n);
     for (let k = 0; k < n; k++) {
       const end = ends[cell++] as number;
       cells[k] = text.slice(start, end);
-      start = end;
+      start = k < n - 1 ? end + gap : end;
     }
     sink.record(cells, { line: records[o + 1] as number, column: 1, offset: records[o + 2] as number });
   }

@@ -30,8 +30,8 @@ const users = new RowUsers((user, isNew) => writer.user(user, isNew));
 
 const rows = new CsvRows(users, limits, options.delimiter);
 const both: RawRecordSink = {
-  record(cells: string[], loc: SourceLocation): void {
-    writer.record(cells, loc);
+  record(cells: string[], loc: SourceLocation, text?: string): void {
+    writer.record(cells, loc, text);
     rows.record(cells, loc);
   },
   failure(failure: ParseFailure): void {
