@@ -31,12 +31,18 @@ interface Run {
 /** Runs are merged, two of a size, up to this many keys: a few runs to search, and a bounded merge. */
 const MAX_MERGED = 2 * 1024 * 1024;
 
+/** Arrays of a merged run's inputs kept for the next run of their size, at most this many of a kind. */
+const SPARES_OF_A_KIND = 2;
+
 /** Sorted runs of fingerprints, in memory, with their payloads on disk. */
 export class FingerprintRuns {
   #runs: Run[] = [];
   #dir: string | null = null;
   #files = 0;
   readonly #payload = new Int32Array(1);
+  // arrays of runs merged or forgotten, for the next runs of their sizes: a thread that
+  // allocates little collects garbage seldom, and dropped arrays of megabytes would wait
+  readonly #spares: (Int32Array | Uint16Array)[] = [];
 
   /**
    * Adds a run: `count` fingerprints given sorted (unsigned h1, then unsigned h2) by `sorted(i)`,
@@ -62,11 +68,11 @@ export class FingerprintRuns {
     const path = join(this.#dir, `run-${this.#files++}`);
     const run: Run = {
       count,
-      h1: bits < 16 ? new Int32Array(count) : null,
-      low: bits < 16 ? null : new Uint16Array(count),
-      h2: new Int32Array(count),
+      h1: bits < 16 ? this.#array(Int32Array, count) : null,
+      low: bits < 16 ? null : this.#array(Uint16Array, count),
+      h2: this.#array(Int32Array, count),
       shift: 32 - bits,
-      starts: new Int32Array((1 << bits) + 1),
+      starts: this.#array(Int32Array, (1 << bits) + 1),
       fd: openSync(path, "w+"),
       path,
     };
@@ -105,8 +111,29 @@ export class FingerprintRuns {
     for (const run of [a, b]) {
       closeSync(run.fd);
       rmSync(run.path, { force: true });
+      this.#spare(run);
     }
     return merged;
+  }
+
+  /** A zeroed array of `length`: a spare one when there is. */
+  #array<T extends Int32Array | Uint16Array>(type: new (length: number) => T, length: number): T {
+    const k = this.#spares.findIndex((a) => a.length === length && a instanceof type);
+    if (k < 0) return new type(length);
+    const array = this.#spares.splice(k, 1)[0] as T;
+    array.fill(0);
+    return array;
+  }
+
+  /** Keeps the arrays of a run no longer used, a few of each kind. */
+  #spare(run: Run): void {
+    for (const array of [run.h1, run.low, run.h2, run.starts]) {
+      if (!array) continue;
+      const kind = this.#spares.filter(
+        (a) => a.length === array.length && a.constructor === array.constructor,
+      );
+      if (kind.length < SPARES_OF_A_KIND) this.#spares.push(array);
+    }
   }
 
   /** Whether a run holds the fingerprint. */
@@ -126,9 +153,12 @@ export class FingerprintRuns {
     return -1;
   }
 
-  /** Deletes the temporary files and forgets every run. */
+  /** Deletes the temporary files and forgets every run (its arrays kept for the next ones). */
   dispose(): void {
-    for (const run of this.#runs) closeSync(run.fd);
+    for (const run of this.#runs) {
+      closeSync(run.fd);
+      this.#spare(run);
+    }
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
     this.#dir = null;
     this.#runs = [];

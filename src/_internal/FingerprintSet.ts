@@ -21,6 +21,7 @@ export class FingerprintSet {
   #count = 0;
   /** Entry number + 1 in each slot; 0 is empty. */
   #slots = new Int32Array(MIN_SLOTS);
+  #scratch: Int32Array<ArrayBuffer> | null = null;
   #mask = MIN_SLOTS - 1;
   readonly #memoryKeys: number;
   #runs: FingerprintRuns | null = null;
@@ -129,7 +130,10 @@ export class FingerprintSet {
   #spill(): void {
     const count = this.#count;
     let order = this.#slots.subarray(0, count);
-    let other = new Int32Array(count);
+    // the sort's scratch is kept for the next spill (garbage of megabytes would wait long in a
+    // thread that allocates little)
+    if (!this.#scratch || this.#scratch.length < count) this.#scratch = new Int32Array(count);
+    let other = this.#scratch.subarray(0, count);
     const h1 = (entry: number) =>
       (this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3] as number;
     const h2 = (entry: number) =>
