@@ -32,7 +32,7 @@ interface Run {
 const MAX_MERGED = 2 * 1024 * 1024;
 
 /** Arrays of a merged run's inputs kept for the next run of their size, at most this many of a kind. */
-const SPARES_OF_A_KIND = 2;
+const SPARES_OF_A_KIND = 1;
 
 /** Sorted runs of fingerprints, in memory, with their payloads on disk. */
 export class FingerprintRuns {
