@@ -31,18 +31,24 @@ interface Run {
 /** Runs are merged, two of a size, up to this many keys: a few runs to search, and a bounded merge. */
 const MAX_MERGED = 2 * 1024 * 1024;
 
-/** Arrays of a merged run's inputs kept for the next run of their size, at most this many of a kind. */
-const SPARES_OF_A_KIND = 1;
-
 /** Sorted runs of fingerprints, in memory, with their payloads on disk. */
 export class FingerprintRuns {
   #runs: Run[] = [];
   #dir: string | null = null;
   #files = 0;
   readonly #payload = new Int32Array(1);
-  // arrays of runs merged or forgotten, for the next runs of their sizes: a thread that
-  // allocates little collects garbage seldom, and dropped arrays of megabytes would wait
+  // arrays of runs merged or forgotten, for the next runs of their sizes (see the constructor)
   readonly #spares: (Int32Array | Uint16Array)[] = [];
+  readonly #sparesOfAKind: number;
+
+  /**
+   * `sparesOfAKind`: how many arrays of each size and type to keep from runs merged or forgotten,
+   * for the next runs. A thread that allocates little collects its garbage seldom, and dropped
+   * arrays of megabytes would wait there; in a busy thread spares are only memory held.
+   */
+  constructor(sparesOfAKind = 0) {
+    this.#sparesOfAKind = sparesOfAKind;
+  }
 
   /**
    * Adds a run: `count` fingerprints given sorted (unsigned h1, then unsigned h2) by `sorted(i)`,
@@ -127,12 +133,13 @@ export class FingerprintRuns {
 
   /** Keeps the arrays of a run no longer used, a few of each kind. */
   #spare(run: Run): void {
+    if (this.#sparesOfAKind === 0) return;
     for (const array of [run.h1, run.low, run.h2, run.starts]) {
       if (!array) continue;
       const kind = this.#spares.filter(
         (a) => a.length === array.length && a.constructor === array.constructor,
       );
-      if (kind.length < SPARES_OF_A_KIND) this.#spares.push(array);
+      if (kind.length < this.#sparesOfAKind) this.#spares.push(array);
     }
   }
 

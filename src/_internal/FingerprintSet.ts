@@ -24,12 +24,18 @@ export class FingerprintSet {
   #scratch: Int32Array<ArrayBuffer> | null = null;
   #mask = MIN_SLOTS - 1;
   readonly #memoryKeys: number;
+  readonly #spares: number;
   #runs: FingerprintRuns | null = null;
   #spilled = 0;
 
-  /** `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run. */
-  constructor(memoryKeys = DEFAULT_MEMORY_KEYS) {
+  /**
+   * `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run.
+   * `spares`: arrays of a kind the runs keep for reuse, and whether the spill keeps its sort's
+   * scratch (for a thread that allocates little: FingerprintRuns).
+   */
+  constructor(memoryKeys = DEFAULT_MEMORY_KEYS, spares = 0) {
     this.#memoryKeys = Math.max(1, memoryKeys);
+    this.#spares = spares;
   }
 
   /** How many fingerprints the set holds. */
@@ -130,10 +136,13 @@ export class FingerprintSet {
   #spill(): void {
     const count = this.#count;
     let order = this.#slots.subarray(0, count);
-    // the sort's scratch is kept for the next spill (garbage of megabytes would wait long in a
-    // thread that allocates little)
-    if (!this.#scratch || this.#scratch.length < count) this.#scratch = new Int32Array(count);
-    let other = this.#scratch.subarray(0, count);
+    let other: Int32Array<ArrayBuffer>;
+    if (this.#spares === 0) other = new Int32Array(count);
+    else {
+      // kept for the next spill, as the runs keep their spares
+      if (!this.#scratch || this.#scratch.length < count) this.#scratch = new Int32Array(count);
+      other = this.#scratch.subarray(0, count);
+    }
     const h1 = (entry: number) =>
       (this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3] as number;
     const h2 = (entry: number) =>
@@ -175,7 +184,7 @@ export class FingerprintSet {
       }
       order[j] = entry;
     }
-    this.#runs ??= new FingerprintRuns();
+    this.#runs ??= new FingerprintRuns(this.#spares);
     this.#runs.write(count, (i, out) => {
       const entry = order[i] as number;
       const entries = this.#pages[entry >> PAGE_BITS] as Int32Array;

@@ -16,12 +16,17 @@ export interface UserNumbers {
 
 /** UserNumbers from the users' emails (fingerprints, on disk past a budget). */
 export class EmailNumbers implements UserNumbers {
-  readonly #emails = new UserEmails();
+  readonly #emails: UserEmails;
   #count = 0;
   #isNew = false;
   // the previous row's email and user: a user's rows usually come together
   #lastEmail = "";
   #lastUser = -1;
+
+  /** `spares`: see FingerprintSet; the parsing thread, which allocates little, keeps one. */
+  constructor(spares = 0) {
+    this.#emails = new UserEmails(spares);
+  }
 
   get isNew(): boolean {
     return this.#isNew;

@@ -7,7 +7,12 @@ import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 
 /** Users' emails, compared case-insensitively, each with the index of the first user who has it. */
 export class UserEmails {
-  readonly #set = new FingerprintSet();
+  readonly #set: FingerprintSet;
+
+  /** `spares`: see FingerprintSet (for a thread that allocates little). */
+  constructor(spares = 0) {
+    this.#set = new FingerprintSet(undefined, spares);
+  }
 
   /** Records user `index`; returns the index of an earlier user with this email, or -1. */
   add(email: string, index: number): number {

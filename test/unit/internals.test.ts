@@ -74,8 +74,10 @@ describe("FingerprintSet past its memory budget", () => {
         ),
         // runs of one block and of several (64 entries a block)
         fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 100, max: 400 })),
-        (ops, memoryKeys) => {
-          const set = new FingerprintSet(memoryKeys);
+        // the arrays of merged and forgotten runs reused, or not
+        fc.integer({ min: 0, max: 2 }),
+        (ops, memoryKeys, spares) => {
+          const set = new FingerprintSet(memoryKeys, spares);
           const model = new Map<number, number>();
           ops.forEach((step, n) => {
             if (step.op === "clear") {
