@@ -8,7 +8,7 @@ import type { Code } from "../report/catalog.js";
 import { showValue } from "../report/describe.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
 import { getValidators } from "../schema/validators.js";
-import { HeaderCells, rowFinding } from "./_HeaderCells.js";
+import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
 import { UserDefinitions } from "./_UserDefinitions.js";
 import { EmailNumbers, type UserNumbers } from "./_UserNumbers.js";
@@ -41,7 +41,6 @@ export class CsvAssembler implements CsvSink {
   readonly #licenses = new Map<string, LicenseDefinition>();
   readonly #assignments = new LicenseAssignments();
   readonly #rowSchema = getValidators().csvRow;
-  readonly #report = (code: Code, details: FindingDetails) => this.#sink.finding(code, details);
   #cells: HeaderCells | null = null;
 
   /**
@@ -161,8 +160,7 @@ export class CsvAssembler implements CsvSink {
         const roles = listCell(cell);
         if (roles) value.roles = roles;
         else
-          rowFinding(
-            this.#report,
+          this.#rowFinding(
             "csv.roles.format",
             row,
             cells.userFields.roles,
@@ -184,8 +182,7 @@ export class CsvAssembler implements CsvSink {
       const cell = cells.userCell(row, key);
       const known = definition.cells[k + 1] as string;
       if (cell === "" || cell === known) return;
-      rowFinding(
-        this.#report,
+      this.#rowFinding(
         "csv.user.conflict",
         row,
         cells.userFields[key],
@@ -214,8 +211,7 @@ export class CsvAssembler implements CsvSink {
       const known = license.columns[key];
       if (!known) license.columns[key] = { value: cell, row: row.row, loc: row.loc };
       else if (known.value !== cell) {
-        rowFinding(
-          this.#report,
+        this.#rowFinding(
           "csv.license.conflict",
           row,
           cells.licenseFields[key],
@@ -248,8 +244,26 @@ export class CsvAssembler implements CsvSink {
       const field = column ? (header.names[header.index[column] ?? -1] ?? column) : undefined;
       if (seen.has(`${code} ${field}`)) continue;
       seen.add(`${code} ${field}`);
-      rowFinding(this.#report, code, row, field, field ? { field } : {});
+      this.#rowFinding(code, row, field, field ? { field } : {});
     }
+  }
+
+  #rowFinding(
+    code: Code,
+    row: CsvRow,
+    field: string | undefined,
+    params: Record<string, string | number>,
+    pointer?: string,
+    value?: string,
+  ): void {
+    this.#sink.finding(code, {
+      location: row.loc,
+      row: row.row,
+      params,
+      ...(field !== undefined ? { field } : {}),
+      ...(pointer !== undefined ? { pointer } : {}),
+      ...(value !== undefined ? { value } : {}),
+    });
   }
 
   #emit(record: CsvRecord): void {

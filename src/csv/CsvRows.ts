@@ -39,12 +39,16 @@ export class CsvRows implements RawRecordSink {
     }
   }
 
+  /** A raw record: the header, an empty line, a ragged row, or a row, numbered from the header (0). */
+  record(cells: string[], loc: SourceLocation): void {
+    this.numberedRecord(cells, loc, undefined);
+  }
+
   /**
-   * A raw record: the header, an empty line, a ragged row, or a row (`_text`, the parser's, is
-   * not needed here). `row`: its number where the source numbers rows itself (a sheet's, as the spreadsheet shows them); else the record
-   * number, the header being 0.
+   * A raw record of a source that numbers its rows itself (a sheet's, as the spreadsheet shows
+   * them): `row`; undefined numbers it as `record` does.
    */
-  record(cells: string[], loc: SourceLocation, _text?: string, row?: number): void {
+  numberedRecord(cells: string[], loc: SourceLocation, row: number | undefined): void {
     if (this.#stopped) return;
     if (cells.length === 1 && (cells[0] as string).trim() === "") return; // an empty line
     if (!this.#header) {

@@ -2,14 +2,9 @@
 // split into first and last name, the spreadsheet dialect's statuses in lower case. Shared by
 // the assembler and by the worker thread that tells rows' users apart (readCsvParallel).
 
-import type { Code } from "../report/catalog.js";
-import type { FindingDetails } from "../report/Finding.js";
 import type { CsvHeader, CsvRow } from "./CsvReader.js";
 import { listCell, splitList, unescapeFormula } from "./cells.js";
 import { type ColumnKey, USER_COLUMNS } from "./columns.js";
-
-/** Where findings go. */
-export type ReportFinding = (code: Code, details: FindingDetails) => void;
 
 /** The cells of rows under one header, and the header names of the record fields they give. */
 export class HeaderCells {
@@ -90,24 +85,4 @@ export class HeaderCells {
     if (space < 0) return key === "firstName" ? whole : "";
     return key === "firstName" ? whole.slice(0, space) : whole.slice(space + 1).trim();
   }
-}
-
-/** A finding placed in `row`, at the column `field` when given. */
-export function rowFinding(
-  report: ReportFinding,
-  code: Code,
-  row: CsvRow,
-  field: string | undefined,
-  params: Record<string, string | number>,
-  pointer?: string,
-  value?: string,
-): void {
-  report(code, {
-    location: row.loc,
-    row: row.row,
-    params,
-    ...(field !== undefined ? { field } : {}),
-    ...(pointer !== undefined ? { pointer } : {}),
-    ...(value !== undefined ? { value } : {}),
-  });
 }

@@ -1,6 +1,7 @@
-// The emails of the users read so far, as fingerprints: shared by the duplicate-email
-// check and the license-user check (the CSV assembler keeps its own). About 20 bytes a user, however long the emails, for the
-// last half million; the ones before about 6.5 bytes, their indexes on disk (FingerprintSet).
+// The emails of the users read so far, as fingerprints: shared by the duplicate-email check
+// and the license-user check (the CSV assembler, or its parsing thread, keeps its own). About
+// 20 bytes a user, however long the emails, for the last half million; the ones before about
+// 6.5 bytes, their indexes on disk (FingerprintSet).
 
 import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";

@@ -197,7 +197,7 @@ class SheetRowsToCsv implements SheetRowSink {
       if (cells.length > this.#width) cells.length = this.#width;
       while (cells.length < this.#width) cells.push("");
     }
-    this.#rows.record(cells, { line: number, column: 1, offset: 0 }, undefined, number);
+    this.#rows.numberedRecord(cells, { line: number, column: 1, offset: 0 }, number);
   }
 
   #problems(number: number, problems: ReadonlyMap<number, CellProblem>): void {
