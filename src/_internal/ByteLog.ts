@@ -49,10 +49,18 @@ export class ByteLog {
   #fd = -1;
   #reserved = 0;
   readonly #maxPage: number;
+  // pages written to the file, to fill again: fresh memory costs a page fault every 4 KiB
+  #free: Buffer[] = [];
+  readonly #reuse: boolean;
 
-  /** `maxPage`: the largest page (bytes); many logs at once want small ones. Default 1 MiB. */
-  constructor(maxPage = MAX_PAGE) {
+  /**
+   * `maxPage`: the largest page (bytes); many logs at once want small ones. Default 1 MiB.
+   * `reuse`: whether pages written to the file are filled again (the log keeps about as much
+   * memory as it held at its last spill); for a log that keeps growing, not for many logs.
+   */
+  constructor(maxPage = MAX_PAGE, reuse = false) {
     this.#maxPage = maxPage;
+    this.#reuse = reuse;
   }
 
   /** Bytes of records held in memory. */
@@ -71,7 +79,8 @@ export class ByteLog {
     let page = this.#pages[k];
     if (!page || page.length - (this.#used[k] as number) < max + 4) {
       const size = Math.max(max + 4, Math.min(this.#maxPage, Math.max(MIN_PAGE, (page?.length ?? 0) * 2)));
-      page = Buffer.allocUnsafeSlow(size);
+      const free = this.#free[this.#free.length - 1];
+      page = free && free.length >= size ? (this.#free.pop() as Buffer) : Buffer.allocUnsafeSlow(size);
       this.#starts.push(this.#end());
       this.#pages.push(page);
       this.#used.push(0);
@@ -144,6 +153,7 @@ export class ByteLog {
       writeSync(this.#fd, this.#pages[k] as Buffer, 0, this.#used[k] as number, this.#starts[k] as number);
     }
     this.#spilled = this.#starts[last] as number;
+    if (this.#reuse) for (let k = 0; k < last; k++) this.#free.push(this.#pages[k] as Buffer);
     this.#pages = this.#pages.slice(last);
     this.#starts = this.#starts.slice(last);
     this.#used = this.#used.slice(last);
@@ -151,6 +161,7 @@ export class ByteLog {
 
   /** Deletes the temporary file. */
   dispose(): void {
+    this.#free = [];
     if (this.#fd !== -1) closeSync(this.#fd);
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
     this.#fd = -1;

@@ -1,9 +1,10 @@
-// The pieces that carry scale: fingerprint sets, spill lists, suggestions, UTF-8 helpers.
+// The pieces that carry scale: fingerprint sets, spill lists, byte logs, suggestions, UTF-8 helpers.
 
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { ByteLog, writeText } from "../../src/_internal/ByteLog.js";
 import { FingerprintSet } from "../../src/_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../../src/_internal/fingerprint.js";
 import { SpillList } from "../../src/_internal/SpillList.js";
@@ -138,6 +139,41 @@ describe("SpillList", () => {
     list.push(1);
     expect([...list]).toEqual([1]);
     expect(list.spilled).toBe(false);
+  });
+});
+
+describe("ByteLog", () => {
+  const logDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("syncfile-log-")).length;
+
+  it("gives back every record, in order and by offset, across spills, its spilled pages filled again or not", () => {
+    fc.assert(
+      fc.property(
+        // a spill after about one record in ten
+        fc.array(fc.tuple(fc.string({ unit: "binary", maxLength: 3000, size: "large" }), fc.nat(9)), {
+          maxLength: 300,
+          size: "large",
+        }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 8 }),
+        (records, reuse, maxPageKiB) => {
+          const dirsBefore = logDirs();
+          const log = new ByteLog(maxPageKiB * 1024, reuse);
+          const offsets: number[] = [];
+          for (const [text, spill] of records) {
+            const { page, at } = log.reserve(text.length * 3);
+            offsets.push(log.commit(writeText(page, at, text)));
+            if (spill === 0) log.spill();
+          }
+          const read = (view: { page: Buffer; at: number; length: number }) =>
+            view.page.toString("utf8", view.at, view.at + view.length);
+          expect([...log.records()].map(read)).toEqual(records.map(([text]) => text));
+          records.forEach(([text], i) => expect(read(log.read(offsets[i] as number))).toBe(text));
+          log.dispose();
+          expect(logDirs()).toBe(dirsBefore);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });
 
