@@ -49,18 +49,19 @@ export class ByteLog {
   #fd = -1;
   #reserved = 0;
   readonly #maxPage: number;
-  // pages written to the file, to fill again: fresh memory costs a page fault every 4 KiB
-  #free: Buffer[] = [];
-  readonly #reuse: boolean;
+  // pages written to the file, to fill again: fresh memory costs a page fault every 4 KiB,
+  // and a page dropped waits for a garbage collection that a thread allocating little seldom has
+  readonly #free: Buffer[] | null;
 
   /**
    * `maxPage`: the largest page (bytes); many logs at once want small ones. Default 1 MiB.
-   * `reuse`: whether pages written to the file are filled again (the log keeps about as much
-   * memory as it held at its last spill); for a log that keeps growing, not for many logs.
+   * `free`: where pages written to the file go, to be filled again (by this log, or by the
+   * others that share the array): the logs then keep as much memory as they held at their
+   * last spill. Default: none (dropped).
    */
-  constructor(maxPage = MAX_PAGE, reuse = false) {
+  constructor(maxPage = MAX_PAGE, free: Buffer[] | null = null) {
     this.#maxPage = maxPage;
-    this.#reuse = reuse;
+    this.#free = free;
   }
 
   /** Bytes of records held in memory. */
@@ -79,8 +80,8 @@ export class ByteLog {
     let page = this.#pages[k];
     if (!page || page.length - (this.#used[k] as number) < max + 4) {
       const size = Math.max(max + 4, Math.min(this.#maxPage, Math.max(MIN_PAGE, (page?.length ?? 0) * 2)));
-      const free = this.#free[this.#free.length - 1];
-      page = free && free.length >= size ? (this.#free.pop() as Buffer) : Buffer.allocUnsafeSlow(size);
+      const free = this.#free?.[this.#free.length - 1];
+      page = free && free.length >= size ? (this.#free?.pop() as Buffer) : Buffer.allocUnsafeSlow(size);
       this.#starts.push(this.#end());
       this.#pages.push(page);
       this.#used.push(0);
@@ -153,7 +154,7 @@ export class ByteLog {
       writeSync(this.#fd, this.#pages[k] as Buffer, 0, this.#used[k] as number, this.#starts[k] as number);
     }
     this.#spilled = this.#starts[last] as number;
-    if (this.#reuse) for (let k = 0; k < last; k++) this.#free.push(this.#pages[k] as Buffer);
+    if (this.#free) for (let k = 0; k < last; k++) this.#free.push(this.#pages[k] as Buffer);
     this.#pages = this.#pages.slice(last);
     this.#starts = this.#starts.slice(last);
     this.#used = this.#used.slice(last);
@@ -161,7 +162,7 @@ export class ByteLog {
 
   /** Deletes the temporary file. */
   dispose(): void {
-    this.#free = [];
+    if (this.#free) this.#free.length = 0;
     if (this.#fd !== -1) closeSync(this.#fd);
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
     this.#fd = -1;

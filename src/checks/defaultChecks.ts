@@ -3,7 +3,7 @@
 import { UserEmails } from "../model/UserEmails.js";
 import type { Check } from "./Check.js";
 import { lastUsedDate } from "./lastUsedDate.js";
-import { licenseUsers } from "./licenseUsers.js";
+import { type LicenseUserOrder, licenseUsers } from "./licenseUsers.js";
 import { numericId } from "./numericId.js";
 import { schemaCheck } from "./schemaCheck.js";
 import { uniqueEmails } from "./uniqueEmails.js";
@@ -14,15 +14,16 @@ import { validUsers } from "./validUsers.js";
 /**
  * A fresh set of the standard checks (they keep state for one pass). `emails`: the registry
  * of users' emails they share, when the caller disposes of it (its temporary files).
+ * `order`: the order license users come in, when it is not license by license.
  */
-export function defaultChecks(emails = new UserEmails()): Check[] {
+export function defaultChecks(emails = new UserEmails(), order?: LicenseUserOrder): Check[] {
   return [
     schemaCheck(),
     numericId(),
     lastUsedDate(),
     unknownProperties(),
     uniqueEmails(emails),
-    licenseUsers(emails),
+    licenseUsers(emails, order),
     uniqueLicenseNames(),
     validUsers(),
   ];

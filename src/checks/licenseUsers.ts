@@ -13,14 +13,28 @@ import type { Check, CheckContext } from "./Check.js";
 /** The users of one license kept in the hash table before they go to a compact run (about 18 MB). */
 const IN_LICENSE_MEMORY_KEYS = 1024 * 1024;
 
+/**
+ * The order license users come in: license by license (a JSON file's; and every reader's
+ * once `interleaved` turns false), or while `interleaved`, licenses in any order (a CSV
+ * file's license users checked as their rows come). Whoever gives them decides, and may
+ * end the interleaved part: the rest then come license by license.
+ */
+export interface LicenseUserOrder {
+  interleaved: boolean;
+}
+
 interface Deferred {
   email: string;
   place: Place;
 }
 
 /** Reports license users that are not among the users, and users listed twice in one license. */
-export function licenseUsers(emails: UserEmails): Check {
+export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { interleaved: false }): Check {
   const inLicense = new FingerprintSet(IN_LICENSE_MEMORY_KEYS);
+  // the users of the interleaved part, each email kept with its license (the license mixed
+  // into the fingerprint: an odd multiplier keeps it one-to-one)
+  const interleaved = order.interleaved ? new FingerprintSet(IN_LICENSE_MEMORY_KEYS) : null;
+  const withLicense = (h1: number, license: number) => h1 ^ Math.imul(license + 1, 0x9e3779b1);
   const deferred = new SpillList<Deferred>();
   let license = -1;
 
@@ -38,13 +52,21 @@ export function licenseUsers(emails: UserEmails): Check {
       if (record.kind !== "licenseUser") return;
       const email = (record.value as { email?: unknown } | null)?.email;
       if (typeof email !== "string") return;
-      if (record.licenseIndex !== license) {
-        license = record.licenseIndex;
-        inLicense.clear();
-      }
       fingerprint(email, true);
       const { h1, h2 } = lastFingerprint;
-      const first = inLicense.add(h1, h2, record.index);
+      let first: number;
+      if (order.interleaved) {
+        license = record.licenseIndex;
+        first = (interleaved as FingerprintSet).add(withLicense(h1, license), h2, record.index);
+      } else {
+        if (record.licenseIndex !== license) {
+          license = record.licenseIndex;
+          inLicense.clear();
+        }
+        // after an interleaved part, the license's users there came before
+        first = interleaved ? interleaved.get(withLicense(h1, license), h2) : -1;
+        if (first < 0) first = inLicense.add(h1, h2, record.index);
+      }
       if (first >= 0) {
         context.report("license.user.duplicate", record, {
           path: ["email"],
@@ -64,6 +86,7 @@ export function licenseUsers(emails: UserEmails): Check {
     dispose() {
       deferred.dispose();
       inLicense.dispose();
+      interleaved?.dispose();
     },
   };
 }

@@ -16,6 +16,7 @@ import type { CsvHeader, CsvRow, CsvSink } from "./CsvReader.js";
 import { CsvRecord } from "./CsvRecord.js";
 import { listCell, numberCell, unescapeFormula } from "./cells.js";
 import { type ColumnKey, LICENSE_COLUMNS, USER_COLUMNS } from "./columns.js";
+import { checkedByParser, checkOrKeep, type LicenseUserCheck } from "./RowUsers.js";
 
 interface LicenseDefinition {
   name: string;
@@ -41,15 +42,26 @@ export class CsvAssembler implements CsvSink {
   readonly #licenses = new Map<string, LicenseDefinition>();
   readonly #assignments = new LicenseAssignments();
   readonly #rowSchema = getValidators().csvRow;
+  /** Where license users are checked, when they are split with the parsing thread. */
+  readonly #checks: LicenseUserCheck | null;
   #cells: HeaderCells | null = null;
 
   /**
    * `users`: which user each row is of, when the thread that parses works that out
    * (readCsvParallel); by default the assembler keeps the users' emails itself.
+   * `checks`: when only a report is wanted, the license users are checked apart, on two
+   * threads: the parsing thread checks the users of every other license (`checkedByParser`),
+   * which are only counted here, and `checks` this thread's (as their rows come, or, kept,
+   * after the last row: `checkLicenseUsers`); `end` is told where each license's go.
    */
-  constructor(sink: RecordSink, users: UserNumbers = new EmailNumbers()) {
+  constructor(
+    sink: RecordSink,
+    users: UserNumbers = new EmailNumbers(),
+    checks: LicenseUserCheck | null = null,
+  ) {
     this.#sink = sink;
     this.#users = users;
+    this.#checks = checks;
   }
 
   header(header: CsvHeader): void {
@@ -74,6 +86,20 @@ export class CsvAssembler implements CsvSink {
     for (const name of cells.licenseNames(licenseCell)) {
       const license = this.#license(row, name, cells);
       if (email === "") continue;
+      if (this.#checks) {
+        if (checkedByParser(license.index)) this.#assignments.skip(license.index);
+        else
+          checkOrKeep(
+            this.#checks,
+            this.#assignments,
+            license.index,
+            email,
+            cells.status(status),
+            row,
+            cells,
+          );
+        continue;
+      }
       this.#assignments.add(license.index, {
         email,
         licenseStatus: cells.status(status),
@@ -95,8 +121,21 @@ export class CsvAssembler implements CsvSink {
     return object;
   }
 
-  /** After the last row: each license, then its users (unless reading stopped on a fatal problem). */
-  end(stopped: boolean): void {
+  /** In a split pass, after the last row: this thread's kept license users, license by license. */
+  checkLicenseUsers(check: (record: CsvRecord) => void): void {
+    const fields = (this.#cells as HeaderCells).licenseUserFields;
+    for (const license of this.#licenses.values()) {
+      if (checkedByParser(license.index)) continue;
+      for (const record of this.#assignments.records(license.index, fields)) check(record);
+    }
+  }
+
+  /**
+   * After the last row: each license, then its users (unless reading stopped on a fatal
+   * problem). `checked` (in a split pass) is told of each license's users, in their place,
+   * instead.
+   */
+  end(stopped: boolean, checked?: (license: number, count: number) => void): void {
     try {
       if (stopped || !this.#cells) return;
       const { licenseFields, licenseUserFields } = this.#cells;
@@ -112,19 +151,12 @@ export class CsvAssembler implements CsvSink {
         const count = this.#assignments.count(license.index);
         const origin = { row: license.row, loc: license.loc, fields: licenseFields, elsewhere };
         this.#emit(new CsvRecord("license", license.index, -1, value, origin, count));
-        let k = 0;
-        for (const a of this.#assignments.of(license.index)) {
-          const holder: Record<string, unknown> = { email: a.email };
-          if (a.licenseStatus !== "") holder.licenseStatus = a.licenseStatus;
-          const loc = { line: a.line, column: 1, offset: a.offset };
-          this.#emit(
-            new CsvRecord("licenseUser", k++, license.index, holder, {
-              row: a.row,
-              loc,
-              fields: licenseUserFields,
-            }),
-          );
+        if (this.#checks) {
+          if (!checked) throw new Error("CsvAssembler: where the checked license users go is not given");
+          checked(license.index, count);
+          continue;
         }
+        for (const record of this.#assignments.records(license.index, licenseUserFields)) this.#emit(record);
       }
     } finally {
       this.dispose();

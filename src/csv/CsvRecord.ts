@@ -61,3 +61,18 @@ export class CsvRecord implements RecordOfAnyKind {
     return place;
   }
 }
+
+/** A license user as its row gives it (its email, and the license status cell read in the dialect). */
+export function licenseUserRecord(
+  licenseIndex: number,
+  index: number,
+  email: string,
+  licenseStatus: string,
+  at: { row: number; line: number; offset: number },
+  fields: Readonly<Record<string, string>>,
+): CsvRecord {
+  const value: Record<string, unknown> = { email };
+  if (licenseStatus !== "") value.licenseStatus = licenseStatus;
+  const loc = { line: at.line, column: 1, offset: at.offset };
+  return new CsvRecord("licenseUser", index, licenseIndex, value, { row: at.row, loc, fields });
+}

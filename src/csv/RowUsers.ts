@@ -1,21 +1,53 @@
 // The users of rows, numbered where the rows are parsed (the worker of readCsvParallel): the
 // rows as the assembler will see them (CsvAssembler.row), each one it takes a user from told
-// its user's number, and whether the row defines that user. The emails are kept here.
+// its user's number, and whether the row defines that user. The emails are kept here. When
+// asked, the users of every other license too (checkedByParser), as the assembler would keep
+// them (licenses numbered in the order their names first appear), to be checked here after
+// the last row while the assembler's thread checks the rest.
 
 import { HeaderCells } from "./_HeaderCells.js";
+import { LicenseAssignments } from "./_LicenseAssignments.js";
 import { EmailNumbers } from "./_UserNumbers.js";
 import type { CsvHeader, CsvRow, CsvSink } from "./CsvReader.js";
+import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
+
+/**
+ * Whether the parsing thread checks the users of license `license` (every other license; the
+ * assembler's thread checks the rest): the two threads share the work.
+ */
+export function checkedByParser(license: number): boolean {
+  return license % 2 === 1;
+}
+
+/** Where license users are checked (LicenseUserChecks). */
+export interface LicenseUserCheck {
+  /**
+   * Whether it takes license users as their rows come, licenses interleaved; once not, the
+   * rest are kept and given to it after the last row, license by license.
+   */
+  readonly takesAnyOrder: boolean;
+  check(record: CsvRecord): void;
+}
 
 /** A CSV sink (behind a CsvRows) that numbers each row's user; call `dispose()` at the end. */
 export class RowUsers implements CsvSink {
   // this thread allocates little, so its garbage waits: the emails' runs reuse their arrays
-  readonly #numbers = new EmailNumbers(1);
+  #numbers: EmailNumbers | null = new EmailNumbers(1);
   readonly #told: (user: number, isNew: boolean) => void;
+  /** Where the users of this thread's licenses are checked, and those kept meanwhile. */
+  readonly #checks: LicenseUserCheck | null;
+  readonly #assignments: LicenseAssignments | null;
+  readonly #licenses = new Map<string, number>();
   #cells: HeaderCells | null = null;
 
-  /** `told`: receives the user of each row the assembler takes a user from, in row order. */
-  constructor(told: (user: number, isNew: boolean) => void) {
+  /**
+   * `told`: receives the user of each row the assembler takes a user from, in row order.
+   * `checks`: where the users of this thread's licenses are checked, when they are.
+   */
+  constructor(told: (user: number, isNew: boolean) => void, checks: LicenseUserCheck | null = null) {
     this.#told = told;
+    this.#checks = checks;
+    this.#assignments = checks ? new LicenseAssignments() : null;
   }
 
   header(header: CsvHeader): void {
@@ -25,16 +57,77 @@ export class RowUsers implements CsvSink {
   row(row: CsvRow): void {
     const cells = this.#cells as HeaderCells;
     const email = cells.cell(row, "email");
-    if (email === "" || !cells.isRow(row, email, cells.licenseCell(row), cells.cell(row, "licenseStatus")))
-      return;
-    const user = this.#numbers.user(email);
-    this.#told(user, this.#numbers.isNew);
+    const licenseCell = cells.licenseCell(row);
+    const status = cells.cell(row, "licenseStatus");
+    if (!cells.isRow(row, email, licenseCell, status)) return;
+    if (email !== "") {
+      const numbers = this.#numbers as EmailNumbers;
+      this.#told(numbers.user(email), numbers.isNew);
+    }
+    const assignments = this.#assignments;
+    if (licenseCell === "" || !assignments) return;
+    for (const name of cells.licenseNames(licenseCell)) {
+      let license = this.#licenses.get(name);
+      if (license === undefined) {
+        license = this.#licenses.size;
+        this.#licenses.set(name, license);
+      }
+      if (email === "" || !checkedByParser(license)) continue;
+      checkOrKeep(
+        this.#checks as LicenseUserCheck,
+        assignments,
+        license,
+        email,
+        cells.status(status),
+        row,
+        cells,
+      );
+    }
+  }
+
+  /**
+   * After the last row: the kept users of this thread's licenses, license by license. The
+   * users' emails go first (no longer needed): the assembler's thread checks at the same time.
+   */
+  checkLicenseUsers(check: (record: CsvRecord) => void): void {
+    this.#numbers?.dispose();
+    this.#numbers = null;
+    const assignments = this.#assignments;
+    if (!assignments || !this.#cells) return;
+    for (let license = 0; license < this.#licenses.size; license++) {
+      if (!checkedByParser(license)) continue;
+      for (const record of assignments.records(license, this.#cells.licenseUserFields)) check(record);
+    }
   }
 
   finding(): void {} // the assembler's thread reports the header's and the rows' problems itself
 
   /** Deletes temporary files. */
   dispose(): void {
-    this.#numbers.dispose();
+    this.#numbers?.dispose();
+    this.#assignments?.dispose();
   }
+}
+
+/**
+ * A license user of this thread's: checked now while `checks` takes any order (counted, not
+ * kept), else kept, to be checked after the last row.
+ */
+export function checkOrKeep(
+  checks: LicenseUserCheck,
+  assignments: LicenseAssignments,
+  license: number,
+  email: string,
+  licenseStatus: string,
+  row: CsvRow,
+  cells: HeaderCells,
+): void {
+  const at = { row: row.row, line: row.loc.line, offset: row.loc.offset };
+  if (!checks.takesAnyOrder) {
+    assignments.add(license, { email, licenseStatus, ...at });
+    return;
+  }
+  const k = assignments.count(license);
+  assignments.skip(license);
+  checks.check(licenseUserRecord(license, k, email, licenseStatus, at, cells.licenseUserFields));
 }

@@ -3,6 +3,7 @@
 // license; past a memory budget the license holding the most goes to a temporary file.
 
 import { ByteLog, writeText } from "../_internal/ByteLog.js";
+import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
 
 /** One license user as its row gives it. */
 export interface Assignment {
@@ -20,7 +21,10 @@ const LOG_PAGE = 128 * 1024;
 export class LicenseAssignments {
   readonly #budget: number;
   readonly #logs: ByteLog[] = [];
+  /** Pages written to the files, which every log fills again. */
+  readonly #free: Buffer[] = [];
   readonly #counts: number[] = [];
+  readonly #kept: number[] = [];
   #memoryBytes = 0;
 
   /** `budget`: bytes of assignments kept in memory before some go to temporary files. */
@@ -31,9 +35,9 @@ export class LicenseAssignments {
   add(license: number, a: Assignment): void {
     let log = this.#logs[license];
     if (!log) {
-      log = new ByteLog(LOG_PAGE);
+      log = new ByteLog(LOG_PAGE, this.#free);
       this.#logs[license] = log;
-      this.#counts[license] = 0;
+      this.#counts[license] ??= 0;
     }
     const before = log.memoryBytes;
     const { page, at } = log.reserve(18 + (a.licenseStatus.length + a.email.length) * 3);
@@ -45,8 +49,14 @@ export class LicenseAssignments {
     const e = writeText(page, at + 18 + s, a.email);
     log.commit(18 + s + e);
     this.#counts[license] = (this.#counts[license] as number) + 1;
+    this.#kept[license] = (this.#kept[license] ?? 0) + 1;
     this.#memoryBytes += log.memoryBytes - before;
     if (this.#memoryBytes > this.#budget) this.#spillLargest();
+  }
+
+  /** Counts a user of `license` that is not kept (checked already, or kept elsewhere): before every kept one. */
+  skip(license: number): void {
+    this.#counts[license] = (this.#counts[license] ?? 0) + 1;
   }
 
   /** How many users hold `license`. */
@@ -66,6 +76,16 @@ export class LicenseAssignments {
         email: page.toString("utf8", at + 18 + s, at + length),
       };
     }
+  }
+
+  /**
+   * The kept users of `license` as records, in row order, numbered after the ones only
+   * counted (`fields`: the header names of their columns).
+   */
+  *records(license: number, fields: Readonly<Record<string, string>>): Generator<CsvRecord> {
+    let k = this.count(license) - (this.#kept[license] ?? 0);
+    for (const a of this.of(license))
+      yield licenseUserRecord(license, k++, a.email, a.licenseStatus, a, fields);
   }
 
   /** Deletes the temporary files. */

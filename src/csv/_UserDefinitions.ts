@@ -16,7 +16,7 @@ const STRIDE = 64;
 /** Definitions by user number (0, 1, 2, … in the order users first appear). */
 export class UserDefinitions {
   readonly #budget: number;
-  readonly #log = new ByteLog(undefined, true);
+  readonly #log = new ByteLog(undefined, []);
   readonly #every: number[] = []; // offset of users 0, 64, 128, …
   #count = 0;
   #lastUser = -1;

@@ -45,6 +45,12 @@ export function buildFinding(code: Code, severity: Severity, d: FindingDetails):
   return finding;
 }
 
+/** What a collector has collected: the findings it kept, in order, and the count of each code. */
+export interface CollectedFindings {
+  findings: Finding[];
+  byCode: Record<string, number>;
+}
+
 /** Accumulates findings during one pass and produces the report at the end. */
 export class ReportCollector {
   readonly #options: CollectorOptions;
@@ -74,20 +80,46 @@ export class ReportCollector {
    * so locating and rendering cost nothing past the limit.
    */
   add(code: Code, details: FindingDetails | (() => FindingDetails)): void {
+    if (!this.#counted(code)) return;
+    const d = typeof details === "function" ? details() : details;
+    this.#findings.push(buildFinding(code, this.severityOf(code), d));
+  }
+
+  /** What was collected so far (the findings are this collector's own). */
+  collected(): CollectedFindings {
+    return { findings: this.#findings, byCode: { ...this.#byCode } };
+  }
+
+  /**
+   * Adds what another collector with the same options collected, as if its findings were
+   * added here in its order: the ones it kept, then the ones it only counted (`byCode`
+   * counts both). Nothing it did not keep could be kept here: this one has had its own
+   * limit's worth of findings by then.
+   */
+  append({ findings, byCode }: CollectedFindings): void {
+    const rest: Record<string, number> = { ...byCode };
+    for (const finding of findings) {
+      rest[finding.code] = (rest[finding.code] as number) - 1;
+      if (this.#counted(finding.code as Code)) this.#findings.push(finding);
+    }
+    for (const [code, count] of Object.entries(rest))
+      for (let i = 0; i < count; i++) this.#counted(code as Code);
+  }
+
+  /** Counts one finding of `code`; whether it is kept. */
+  #counted(code: Code): boolean {
     const severity = this.severityOf(code);
     this.#byCode[code] = (this.#byCode[code] ?? 0) + 1;
     if (severity === "error") {
       this.#errors++;
-      if (this.#keptErrors >= this.#options.maxErrors) return;
+      if (this.#keptErrors >= this.#options.maxErrors) return false;
       this.#keptErrors++;
     } else {
       this.#warnings++;
-      if (this.#keptWarnings >= this.#options.maxErrors) return;
+      if (this.#keptWarnings >= this.#options.maxErrors) return false;
       this.#keptWarnings++;
     }
-    const d = typeof details === "function" ? details() : details;
-    const finding = buildFinding(code, severity, d);
-    this.#findings.push(finding);
+    return true;
   }
 
   /** The report of this pass. */

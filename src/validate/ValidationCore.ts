@@ -7,7 +7,7 @@ import type { DataRecord } from "../model/DataRecord.js";
 import type { RecordSink } from "../model/RecordSink.js";
 import { UserEmails } from "../model/UserEmails.js";
 import type { Report } from "../report/Report.js";
-import { ReportCollector } from "../report/ReportCollector.js";
+import { type CollectedFindings, ReportCollector } from "../report/ReportCollector.js";
 import { findingDetails } from "./_findingDetails.js";
 import type { NormalizedValidateOptions } from "./options.js";
 
@@ -76,6 +76,15 @@ export class ValidationCore {
         durationMs: Math.round(performance.now() - this.#started),
       },
     });
+  }
+
+  /**
+   * The users of a license, checked on another thread (LicenseUserChecks) in place of being
+   * recorded here: how many there are, and the findings about them, in their place.
+   */
+  checkedLicenseUsers(count: number, found: CollectedFindings | undefined): void {
+    this.#licenseUsers += count;
+    if (found) this.#collector.append(found);
   }
 
   /** Releases temporary files of an abandoned pass (end() does this itself). */

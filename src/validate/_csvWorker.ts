@@ -11,22 +11,32 @@ import { CsvRows } from "../csv/CsvRows.js";
 import { RowBatchWriter } from "../csv/RowBatch.js";
 import { RowUsers } from "../csv/RowUsers.js";
 import type { SourceLocation } from "../report/Finding.js";
+import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
+import { LicenseUserChecks } from "./_licenseUserChecks.js";
 
 /** The next bytes of the file, and whether they are the last; or the end of the pass. */
 export type CsvWorkerMessage = { bytes: Uint8Array; close: boolean } | { dispose: true };
+
+/** What the worker sends after the batch of the last bytes, when it checks license users: their findings by license. */
+export interface CheckedLicenseUsers {
+  licenseUsers: (CollectedFindings | undefined)[];
+}
 
 /** What the worker is started with. */
 export interface CsvWorkerData {
   options: CsvParserOptions;
   limits: CsvReaderLimits;
+  /** Whether it checks the users of every other license: the report's limits, and how many as their rows come. */
+  licenseUsers: { limits: CollectorOptions; asRowsCome: number } | null;
 }
 
-const { options, limits } = workerData as CsvWorkerData;
+const { options, limits, licenseUsers } = workerData as CsvWorkerData;
 const main = parentPort;
 if (!main) throw new Error("csv-worker runs only as a worker thread");
 
 const writer = new RowBatchWriter();
-const users = new RowUsers((user, isNew) => writer.user(user, isNew));
+const checks = licenseUsers ? new LicenseUserChecks(licenseUsers.limits, licenseUsers.asRowsCome) : null;
+const users = new RowUsers((user, isNew) => writer.user(user, isNew), checks);
 
 const rows = new CsvRows(users, limits, options.delimiter);
 const both: RawRecordSink = {
@@ -44,6 +54,7 @@ const parser = new CsvParser(both, options);
 main.on("message", (message: CsvWorkerMessage) => {
   if ("dispose" in message) {
     users.dispose();
+    checks?.dispose();
     process.exit(0);
   }
   parser.push(message.bytes);
@@ -55,5 +66,10 @@ main.on("message", (message: CsvWorkerMessage) => {
     batch.records.buffer as ArrayBuffer,
     batch.users.buffer as ArrayBuffer,
   ]);
-  if (message.close) users.dispose();
+  if (!message.close) return;
+  if (checks) {
+    users.checkLicenseUsers((record) => checks.check(record));
+    main.postMessage({ licenseUsers: checks.end() } satisfies CheckedLicenseUsers);
+  }
+  users.dispose();
 });

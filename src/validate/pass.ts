@@ -10,10 +10,13 @@ import { withSpooledFile } from "../_internal/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
 import { CsvRecordReader } from "../csv/CsvRecordReader.js";
 import { BatchUsers } from "../csv/RowBatch.js";
+import { checkedByParser } from "../csv/RowUsers.js";
 import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
+import type { CollectedFindings } from "../report/ReportCollector.js";
 import { locateInSheet, readWorkbook } from "../xlsx/XlsxReader.js";
+import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
@@ -42,6 +45,8 @@ export interface PassOptions {
   tap?: ((record: DataRecord) => void) | null;
   /** The folder of the built worker scripts. Default: this module's (dist/). */
   workers?: URL;
+  /** How many license users of a CSV file each thread checks as their rows come (tests make it small). */
+  asRowsCome?: number;
 }
 
 /** Below this size a second thread costs more than it saves. */
@@ -145,7 +150,20 @@ export async function runPass(
   if (threads === "csv-worker") {
     const core = new ValidationCore(options, tap);
     const users = new BatchUsers();
-    const assembler = new CsvAssembler(core.sink, users);
+    // with no records to hand on, the license users are checked apart, on both threads
+    const limits = tap === null ? { maxErrors: options.maxErrors, strict: options.strict } : null;
+    const asRowsCome = pass.asRowsCome ?? AS_ROWS_COME;
+    const here = limits && new LicenseUserChecks(limits, asRowsCome);
+    const assembler = new CsvAssembler(core.sink, users, here);
+    let checkedHere: (CollectedFindings | undefined)[] = [];
+    const split = limits && {
+      limits,
+      asRowsCome,
+      checkHere: () => {
+        assembler.checkLicenseUsers((record) => here?.check(record));
+        checkedHere = here?.end() ?? [];
+      },
+    };
     try {
       const read = await readCsvParallel(
         source.chunks,
@@ -154,10 +172,17 @@ export async function runPass(
         options,
         options.onProgress,
         workers,
+        split,
       );
-      assembler.end(read.stopped);
+      assembler.end(read.stopped, (license, count) =>
+        core.checkedLicenseUsers(
+          count,
+          checkedByParser(license) ? read.licenseUsers?.[license] : checkedHere[license],
+        ),
+      );
       return { report: core.end(read.stopped, read.bytes), threads };
     } finally {
+      here?.dispose();
       assembler.dispose();
       core.dispose();
     }

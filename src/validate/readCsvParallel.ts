@@ -3,7 +3,10 @@
 // (strict UTF-8) and numbers each row's user (the users' emails are kept there), and sends
 // back raw records and users in batches. The calling thread keeps the start of the file
 // (CsvStart) and replays the records into CsvRows (header, rows, findings), then assembles
-// (BatchUsers: the users numbered by the worker), checks and writes. Two cores are what
+// (BatchUsers: the users numbered by the worker), checks and writes. When only a report is
+// wanted, the worker also checks the users of every other license (this thread the rest), the
+// first as their rows come, the others after the last row, at the same time as this thread,
+// and sends their findings by license. Two cores are what
 // this machine class has: a second parsing thread only fights the calling one for a core.
 
 import { existsSync } from "node:fs";
@@ -14,7 +17,8 @@ import type { CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
 import { CsvStart } from "../csv/CsvStart.js";
 import { type BatchUsers, type RowBatch, replayRows } from "../csv/RowBatch.js";
-import type { CsvWorkerData, CsvWorkerMessage } from "./_csvWorker.js";
+import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
+import type { CheckedLicenseUsers, CsvWorkerData, CsvWorkerMessage } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 
 const MAX_CHUNKS_IN_FLIGHT = 16;
@@ -28,17 +32,21 @@ export function csvWorkerAvailable(workers: URL): boolean {
   return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(CSV_WORKER, workers)));
 }
 
-/** What reading gave: the bytes read, and whether a fatal problem stopped it. */
+/** What reading gave: the bytes read, whether a fatal problem stopped it, and the worker's findings about license users. */
 export interface CsvReadResult {
   bytes: number;
   stopped: boolean;
+  /** By license index, when the worker checked the license users and reading was not stopped. */
+  licenseUsers: (CollectedFindings | undefined)[] | null;
 }
 
 /**
  * Reads the CSV in `chunks` into `sink`, as CsvReader does, with its parser on a worker thread
  * (the start of the file and the rows stay here). `users` answers the sink's assembler which
- * user each row is of, as the worker numbers them. Chunks may be reused by the source after
- * each step.
+ * user each row is of, as the worker numbers them. `licenseUsers`: when the worker is to check
+ * the users of its licenses (checkedByParser), the report's limits, how many as their rows
+ * come, and what checks this thread's kept ones meanwhile. Chunks may be reused by the source
+ * after each step.
  */
 export async function readCsvParallel(
   chunks: AsyncIterable<Uint8Array>,
@@ -47,6 +55,7 @@ export async function readCsvParallel(
   limits: CsvReaderLimits,
   onProgress: ((bytes: number) => void) | null,
   workers: URL,
+  licenseUsers: { limits: CollectorOptions; asRowsCome: number; checkHere: () => void } | null = null,
 ): Promise<CsvReadResult> {
   const start = new CsvStart((code, details) => sink.finding(code, details), limits.maxRecordBytes);
   let rows: CsvRows | null = null;
@@ -61,8 +70,17 @@ export async function readCsvParallel(
     finish = resolve;
   });
   let last = false;
+  let checked: (value: CheckedLicenseUsers) => void = () => {};
+  const licenseUsersChecked = new Promise<CheckedLicenseUsers>((resolve) => {
+    checked = resolve;
+  });
 
-  const received = (batch: RowBatch) => {
+  const received = (message: RowBatch | CheckedLicenseUsers) => {
+    if ("licenseUsers" in message) {
+      checked(message);
+      return;
+    }
+    const batch = message;
     replayed++;
     try {
       if (rows && !rows.stopped) replayRows(batch, rows, users);
@@ -89,6 +107,7 @@ export async function readCsvParallel(
       workerData: {
         options: body.options,
         limits: { maxRecordBytes: limits.maxRecordBytes },
+        licenseUsers: licenseUsers && { limits: licenseUsers.limits, asRowsCome: licenseUsers.asRowsCome },
       } satisfies CsvWorkerData,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
@@ -114,7 +133,14 @@ export async function readCsvParallel(
     last = true;
     if (flow && replayed < sent && !stopped()) await (flow as Flow).or(done);
     (rows as CsvRows | null)?.finish();
-    return { bytes, stopped: stopped() };
+    // the worker checks its license users after its last batch (an empty file's never started it)
+    const started = flow as Flow | null;
+    let found: CsvReadResult["licenseUsers"] = null;
+    if (licenseUsers && started && !stopped()) {
+      licenseUsers.checkHere();
+      found = (await started.or(licenseUsersChecked)).licenseUsers;
+    }
+    return { bytes, stopped: stopped(), licenseUsers: found };
   } finally {
     if (worker) await closeWorker(worker);
   }

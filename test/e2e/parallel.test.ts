@@ -28,24 +28,35 @@ import { fixture, root } from "../support/paths.js";
 
 const workers = pathToFileURL(`${root}dist/`);
 
-/** A pass over `source` that must run on `threads`; its report. */
+/**
+ * A pass over `source` that must run on `threads`; its report. `asRowsCome`: how many license
+ * users of a CSV file each thread checks as their rows come.
+ */
 async function passOn(
   threads: PassThreads,
   source: PassSource,
   options: ValidateOptions,
   tap: ((record: library.DataRecord) => void) | null = null,
+  asRowsCome?: number,
 ): Promise<library.Report> {
   const result = await runPass(source, normalizeValidateOptions({ ...options, parallel: true }), {
     workers,
     tap,
+    ...(asRowsCome === undefined ? {} : { asRowsCome }),
   });
   expect(result.threads).toBe(threads);
   return result.report;
 }
 
 /** A stream's pass on the workers of its format. */
-const onWorkers = (source: ByteSource, options: ValidateOptions = {}) =>
-  passOn(options.format === "csv" ? "csv-worker" : "json-workers", streamSource(source), options);
+const onWorkers = (source: ByteSource, options: ValidateOptions = {}, asRowsCome?: number) =>
+  passOn(
+    options.format === "csv" ? "csv-worker" : "json-workers",
+    streamSource(source),
+    options,
+    null,
+    asRowsCome,
+  );
 
 // findings that stop reading: how far reading got before it stopped depends on the chunking
 const FATAL = new Set([
@@ -156,8 +167,9 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     );
   });
 
-  it("tells rows' users apart as one thread does: emails in any case, a user's rows anywhere, conflicts", async () => {
-    // few emails and few values, so that users come back far apart, in another case, and disagree
+  it("tells rows' users apart as one thread does: emails in any case, a user's rows anywhere, conflicts, license users' findings under any limit, checked as their rows come or after the last", async () => {
+    // few emails and few values, so that users come back far apart, in another case, and disagree;
+    // license users that are malformed or listed twice, in licenses whose rows interleave
     const cell = (values: string[]) => fc.constantFrom("", ...values);
     const rowArb = fc.tuple(
       fc.constantFrom(
@@ -167,12 +179,13 @@ describe("parallel validation", { timeout: 120_000 }, () => {
         "bo@example.com",
         "cy@example.com",
         "Cy@Example.com",
+        "not-an-email",
       ),
       cell(["Ada", "Bo"]),
       cell(["active", "Deleted", "inactive"]),
       cell(["Admin;Member", "[oops"]),
-      cell(["Pro", "Team, Pro"]),
-      cell(["active", "ACTIVE"]),
+      cell(["Pro", "Team, Pro", "Basic"]),
+      cell(["active", "ACTIVE", "gone"]),
       cell(["10", "12"]),
     );
     const fileArb = fc.record({
@@ -185,18 +198,25 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       ),
     });
     await fc.assert(
-      fc.asyncProperty(fileArb, fc.integer({ min: 1, max: 200 }), async ({ dialect, rows }, size) => {
-        const header = `email,firstName,status,roles,${dialect ? "Licenses" : "licenseName"},licenseStatus,pricePerUser`;
-        const lines = rows.map((row) =>
-          row ? row.map((c) => (c.includes(",") ? `"${c}"` : c)).join(",") : "",
-        );
-        const bytes = utf8([header, ...lines, ""].join("\n"));
-        const options = { format: "csv" as const, maxErrors: 1000 };
-        const parallel = await onWorkers(stream(chunked(bytes, size)), options);
-        const single = library.validateText(bytes, options);
-        expect(comparable(parallel)).toEqual(comparable(single));
-      }),
-      { numRuns: 60 },
+      fc.asyncProperty(
+        fileArb,
+        fc.integer({ min: 1, max: 200 }),
+        fc.constantFrom(1, 2, 5, 1000),
+        // license users each thread checks as their rows come, before it keeps the rest for the end
+        fc.constantFrom(0, 1, 4, 1_000_000),
+        async ({ dialect, rows }, size, maxErrors, asRowsCome) => {
+          const header = `email,firstName,status,roles,${dialect ? "Licenses" : "licenseName"},licenseStatus,pricePerUser`;
+          const lines = rows.map((row) =>
+            row ? row.map((c) => (c.includes(",") ? `"${c}"` : c)).join(",") : "",
+          );
+          const bytes = utf8([header, ...lines, ""].join("\n"));
+          const options = { format: "csv" as const, maxErrors };
+          const parallel = await onWorkers(stream(chunked(bytes, size)), options, asRowsCome);
+          const single = library.validateText(bytes, options);
+          expect(comparable(parallel)).toEqual(comparable(single));
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 

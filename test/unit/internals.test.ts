@@ -145,30 +145,35 @@ describe("SpillList", () => {
 describe("ByteLog", () => {
   const logDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith("syncfile-log-")).length;
 
-  it("gives back every record, in order and by offset, across spills, its spilled pages filled again or not", () => {
+  it("gives back every record, in order and by offset, across spills, spilled pages filled again (by two logs that share them) or not", () => {
     fc.assert(
       fc.property(
-        // a spill after about one record in ten
-        fc.array(fc.tuple(fc.string({ unit: "binary", maxLength: 3000, size: "large" }), fc.nat(9)), {
-          maxLength: 300,
-          size: "large",
-        }),
+        // a record for log 0 or 1, and a spill of its log after about one record in ten
+        fc.array(
+          fc.tuple(fc.string({ unit: "binary", maxLength: 3000, size: "large" }), fc.nat(1), fc.nat(9)),
+          { maxLength: 300, size: "large" },
+        ),
         fc.boolean(),
         fc.integer({ min: 1, max: 8 }),
         (records, reuse, maxPageKiB) => {
           const dirsBefore = logDirs();
-          const log = new ByteLog(maxPageKiB * 1024, reuse);
-          const offsets: number[] = [];
-          for (const [text, spill] of records) {
+          const free = reuse ? [] : null;
+          const logs = [new ByteLog(maxPageKiB * 1024, free), new ByteLog(maxPageKiB * 1024, free)];
+          const written: { text: string; offset: number }[][] = [[], []];
+          for (const [text, which, spill] of records) {
+            const log = logs[which] as ByteLog;
             const { page, at } = log.reserve(text.length * 3);
-            offsets.push(log.commit(writeText(page, at, text)));
+            written[which]?.push({ text, offset: log.commit(writeText(page, at, text)) });
             if (spill === 0) log.spill();
           }
           const read = (view: { page: Buffer; at: number; length: number }) =>
             view.page.toString("utf8", view.at, view.at + view.length);
-          expect([...log.records()].map(read)).toEqual(records.map(([text]) => text));
-          expect(offsets.map((offset) => read(log.read(offset)))).toEqual(records.map(([text]) => text));
-          log.dispose();
+          logs.forEach((log, which) => {
+            const texts = (written[which] ?? []).map(({ text }) => text);
+            expect([...log.records()].map(read)).toEqual(texts);
+            expect((written[which] ?? []).map(({ offset }) => read(log.read(offset)))).toEqual(texts);
+          });
+          for (const log of logs) log.dispose();
           expect(logDirs()).toBe(dirsBefore);
         },
       ),
