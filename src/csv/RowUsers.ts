@@ -1,9 +1,9 @@
 // The users of rows, numbered where the rows are parsed (the worker of readCsvParallel): the
 // rows as the assembler will see them (CsvAssembler.row), each one it takes a user from told
 // its user's number, and whether the row defines that user. The emails are kept here. When
-// asked, the users of every other license too (checkedByParser), as the assembler would keep
-// them (licenses numbered in the order their names first appear), to be checked here after
-// the last row while the assembler's thread checks the rest.
+// asked, the users of every other license too (checkedByParser), numbered as the assembler
+// numbers them (licenses in the order their names first appear): checked here as their rows
+// come, or kept and checked after the last row, while the assembler's thread checks the rest.
 
 import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
