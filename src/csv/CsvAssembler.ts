@@ -123,11 +123,8 @@ export class CsvAssembler implements CsvSink {
 
   /** In a split pass, after the last row: this thread's kept license users, license by license. */
   checkLicenseUsers(check: (record: CsvRecord) => void): void {
-    const fields = (this.#cells as HeaderCells).licenseUserFields;
-    for (const license of this.#licenses.values()) {
-      if (checkedByParser(license.index)) continue;
-      for (const record of this.#assignments.records(license.index, fields)) check(record);
-    }
+    if (!this.#cells) return;
+    for (const record of this.#assignments.allRecords(this.#cells.licenseUserFields)) check(record);
   }
 
   /**

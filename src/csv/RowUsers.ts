@@ -32,7 +32,7 @@ export interface LicenseUserCheck {
 /** A CSV sink (behind a CsvRows) that numbers each row's user; call `dispose()` at the end. */
 export class RowUsers implements CsvSink {
   // this thread allocates little, so its garbage waits: the emails' runs reuse their arrays
-  #numbers: EmailNumbers | null = new EmailNumbers(1);
+  readonly #numbers = new EmailNumbers(1);
   readonly #told: (user: number, isNew: boolean) => void;
   /** Where the users of this thread's licenses are checked, and those kept meanwhile. */
   readonly #checks: LicenseUserCheck | null;
@@ -60,10 +60,7 @@ export class RowUsers implements CsvSink {
     const licenseCell = cells.licenseCell(row);
     const status = cells.cell(row, "licenseStatus");
     if (!cells.isRow(row, email, licenseCell, status)) return;
-    if (email !== "") {
-      const numbers = this.#numbers as EmailNumbers;
-      this.#told(numbers.user(email), numbers.isNew);
-    }
+    if (email !== "") this.#told(this.#numbers.user(email), this.#numbers.isNew);
     const assignments = this.#assignments;
     if (licenseCell === "" || !assignments) return;
     for (const name of cells.licenseNames(licenseCell)) {
@@ -85,26 +82,17 @@ export class RowUsers implements CsvSink {
     }
   }
 
-  /**
-   * After the last row: the kept users of this thread's licenses, license by license. The
-   * users' emails go first (no longer needed): the assembler's thread checks at the same time.
-   */
+  /** After the last row: the kept users of this thread's licenses, license by license. */
   checkLicenseUsers(check: (record: CsvRecord) => void): void {
-    this.#numbers?.dispose();
-    this.#numbers = null;
-    const assignments = this.#assignments;
-    if (!assignments || !this.#cells) return;
-    for (let license = 0; license < this.#licenses.size; license++) {
-      if (!checkedByParser(license)) continue;
-      for (const record of assignments.records(license, this.#cells.licenseUserFields)) check(record);
-    }
+    if (!this.#assignments || !this.#cells) return;
+    for (const record of this.#assignments.allRecords(this.#cells.licenseUserFields)) check(record);
   }
 
   finding(): void {} // the assembler's thread reports the header's and the rows' problems itself
 
   /** Deletes temporary files. */
   dispose(): void {
-    this.#numbers?.dispose();
+    this.#numbers.dispose();
     this.#assignments?.dispose();
   }
 }

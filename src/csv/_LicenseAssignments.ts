@@ -37,7 +37,6 @@ export class LicenseAssignments {
     if (!log) {
       log = new ByteLog(LOG_PAGE, this.#free);
       this.#logs[license] = log;
-      this.#counts[license] ??= 0;
     }
     const before = log.memoryBytes;
     const { page, at } = log.reserve(18 + (a.licenseStatus.length + a.email.length) * 3);
@@ -48,13 +47,13 @@ export class LicenseAssignments {
     page.writeUInt16LE(s, at + 16);
     const e = writeText(page, at + 18 + s, a.email);
     log.commit(18 + s + e);
-    this.#counts[license] = (this.#counts[license] as number) + 1;
+    this.skip(license);
     this.#kept[license] = (this.#kept[license] ?? 0) + 1;
     this.#memoryBytes += log.memoryBytes - before;
     if (this.#memoryBytes > this.#budget) this.#spillLargest();
   }
 
-  /** Counts a user of `license` that is not kept (checked already, or kept elsewhere): before every kept one. */
+  /** Counts a user of `license` (`add` does, for one it keeps); one not kept comes before every kept one. */
   skip(license: number): void {
     this.#counts[license] = (this.#counts[license] ?? 0) + 1;
   }
@@ -86,6 +85,12 @@ export class LicenseAssignments {
     let k = this.count(license) - (this.#kept[license] ?? 0);
     for (const a of this.of(license))
       yield licenseUserRecord(license, k++, a.email, a.licenseStatus, a, fields);
+  }
+
+  /** The kept users of every license, license by license (see `records`). */
+  *allRecords(fields: Readonly<Record<string, string>>): Generator<CsvRecord> {
+    for (let license = 0; license < this.#logs.length; license++)
+      if (this.#logs[license]) yield* this.records(license, fields);
   }
 
   /** Deletes the temporary files. */

@@ -156,14 +156,15 @@ export async function runPass(
     const here = limits && new LicenseUserChecks(limits, asRowsCome);
     const assembler = new CsvAssembler(core.sink, users, here);
     let checkedHere: (CollectedFindings | undefined)[] = [];
-    const split = limits && {
-      limits,
-      asRowsCome,
-      checkHere: () => {
-        assembler.checkLicenseUsers((record) => here?.check(record));
-        checkedHere = here?.end() ?? [];
-      },
-    };
+    const split = limits &&
+      here && {
+        limits,
+        asRowsCome,
+        checkHere: () => {
+          assembler.checkLicenseUsers((record) => here.check(record));
+          checkedHere = here.end();
+        },
+      };
     try {
       const read = await readCsvParallel(
         source.chunks,
