@@ -3,6 +3,10 @@
 // those bits, so only h1's low 16 bits and h2 are kept (6.5 bytes a key with the index, against
 // 16–20 in the table), and whether a key is there is answered without the disk. The payloads
 // (4 bytes a key) go to a temporary file, read back only when one is asked for (a repeat).
+// The keys are kept in fixed-size pages of a pool the runs share: a merge gives back its inputs'
+// pages as it reads past them and takes its output's from the same pool, so it never holds two
+// copies, and no dropped array of megabytes waits for a garbage collection (a thread that
+// allocates little has few, and such arrays were a fifth of the peak).
 
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,10 +19,10 @@ const MAX_BUCKET_BITS = 20;
 
 interface Run {
   count: number;
-  /** h1 whole (a run too small for 16 bucket bits), or its low 16 bits (the bucket has the rest). */
-  h1: Int32Array | null;
-  low: Uint16Array | null;
-  h2: Int32Array;
+  /** h1 whole (a run too small for 16 bucket bits), or its low 16 bits (the bucket has the rest): pages of keys. */
+  h1: Int32Array[] | null;
+  low: Uint16Array[] | null;
+  h2: Int32Array[];
   /** Unsigned h1 >>> shift is the bucket (shift 32: a single bucket). */
   shift: number;
   /** Where each bucket starts in h1/h2; one more entry than buckets. */
@@ -30,6 +34,56 @@ interface Run {
 
 /** Runs are merged, two of a size, up to this many keys: a few runs to search, and a bounded merge. */
 const MAX_MERGED = 2 * 1024 * 1024;
+/** At most this many keys a page (256 KiB of h2). */
+const MAX_PAGE_BITS = 16;
+
+/** Pages of one size and type, given back by the runs merged or forgotten for the next ones. */
+class PagePool<T extends Int32Array | Uint16Array> {
+  readonly #free: T[] = [];
+  readonly #make: () => T;
+  /** How many pages this pool has made. */
+  made = 0;
+
+  constructor(make: () => T) {
+    this.#make = make;
+  }
+
+  /** A page, its content undefined. */
+  take(): T {
+    const page = this.#free.pop();
+    if (page) return page;
+    this.made++;
+    return this.#make();
+  }
+
+  give(page: T): void {
+    this.#free.push(page);
+  }
+}
+
+/** The pools of a FingerprintRuns and their page size. */
+class KeyPages {
+  readonly bits: number;
+  readonly mask: number;
+  readonly int32: PagePool<Int32Array>;
+  readonly uint16: PagePool<Uint16Array>;
+
+  constructor(bits: number) {
+    this.bits = bits;
+    this.mask = (1 << bits) - 1;
+    this.int32 = new PagePool(() => new Int32Array(1 << bits));
+    this.uint16 = new PagePool(() => new Uint16Array(1 << bits));
+  }
+
+  /** Gives back the pages `from` to `to` (excluded; to the last by default) of `run`. */
+  give(run: Run, from: number, to = run.h2.length): void {
+    for (let p = from; p < to; p++) {
+      this.int32.give(run.h2[p] as Int32Array);
+      if (run.h1) this.int32.give(run.h1[p] as Int32Array);
+      else this.uint16.give((run.low as Uint16Array[])[p] as Uint16Array);
+    }
+  }
+}
 
 /** Sorted runs of fingerprints, in memory, with their payloads on disk. */
 export class FingerprintRuns {
@@ -37,17 +91,11 @@ export class FingerprintRuns {
   #dir: string | null = null;
   #files = 0;
   readonly #payload = new Int32Array(1);
-  // arrays of runs merged or forgotten, for the next runs of their sizes (see the constructor)
-  readonly #spares: (Int32Array | Uint16Array)[] = [];
-  readonly #sparesOfAKind: number;
+  readonly #pages: KeyPages;
 
-  /**
-   * `sparesOfAKind`: how many arrays of each size and type to keep from runs merged or forgotten,
-   * for the next runs. A thread that allocates little collects its garbage seldom, and dropped
-   * arrays of megabytes would wait there; in a busy thread spares are only memory held.
-   */
-  constructor(sparesOfAKind = 0) {
-    this.#sparesOfAKind = sparesOfAKind;
+  /** `runKeys`: the size of the smallest runs; pages are no larger (up to 64 k keys). */
+  constructor(runKeys: number) {
+    this.#pages = new KeyPages(Math.min(MAX_PAGE_BITS, Math.floor(Math.log2(Math.max(1, runKeys)))));
   }
 
   /**
@@ -72,27 +120,44 @@ export class FingerprintRuns {
     if (this.#dir === null) this.#dir = mkdtempSync(join(tmpdir(), "syncfile-keys-"));
     const bits = Math.min(MAX_BUCKET_BITS, Math.max(0, Math.floor(Math.log2(count / KEYS_PER_BUCKET))));
     const path = join(this.#dir, `run-${this.#files++}`);
+    const pages = this.#pages;
     const run: Run = {
       count,
-      h1: bits < 16 ? this.#array(Int32Array, count) : null,
-      low: bits < 16 ? null : this.#array(Uint16Array, count),
-      h2: this.#array(Int32Array, count),
+      h1: bits < 16 ? [] : null,
+      low: bits < 16 ? null : [],
+      h2: [],
       shift: 32 - bits,
-      starts: this.#array(Int32Array, (1 << bits) + 1),
+      starts: new Int32Array((1 << bits) + 1),
       fd: openSync(path, "w+"),
       path,
     };
+    let h1Page: Int32Array = new Int32Array(0);
+    let lowPage: Uint16Array = new Uint16Array(0);
+    let h2Page: Int32Array = new Int32Array(0);
     const payloads = fileBytes(run.fd);
     const chunk = new Int32Array(16384);
     const entry = new Int32Array(3);
     let used = 0;
     let bucket = 0;
     for (let i = 0; i < count; i++) {
+      // the key first: in a merge, reading it gives back the pages read past
       sorted(i, entry);
+      const at = i & pages.mask;
+      if (at === 0) {
+        h2Page = pages.int32.take();
+        run.h2.push(h2Page);
+        if (run.h1) {
+          h1Page = pages.int32.take();
+          run.h1.push(h1Page);
+        } else {
+          lowPage = pages.uint16.take();
+          (run.low as Uint16Array[]).push(lowPage);
+        }
+      }
       const h1 = entry[0] as number;
-      if (run.h1) run.h1[i] = h1;
-      else (run.low as Uint16Array)[i] = h1 & 0xffff;
-      run.h2[i] = entry[1] as number;
+      if (run.h1) h1Page[at] = h1;
+      else lowPage[at] = h1 & 0xffff;
+      h2Page[at] = entry[1] as number;
       // every bucket up to this key's starts at or before it
       const b = bucketOf(run, h1);
       while (bucket < b) run.starts[++bucket] = i;
@@ -106,53 +171,33 @@ export class FingerprintRuns {
     return run;
   }
 
-  /** One run of the keys of two, read in order; their files are deleted. */
+  /** One run of the keys of two, read in order; their files are deleted, their pages given back. */
   #merge(a: Run, b: Run): Run {
-    const ra = new RunReader(a);
-    const rb = new RunReader(b);
+    const ra = new RunReader(a, this.#pages);
+    const rb = new RunReader(b, this.#pages);
     const merged = this.#build(a.count + b.count, (_, out) => {
       const fromA = rb.done || (!ra.done && before(ra, rb));
       (fromA ? ra : rb).next(out);
     });
-    for (const run of [a, b]) {
-      closeSync(run.fd);
-      rmSync(run.path, { force: true });
-      this.#spare(run);
-    }
+    for (const reader of [ra, rb]) reader.close();
     return merged;
   }
 
-  /** A zeroed array of `length`: a spare one when there is. */
-  #array<T extends Int32Array | Uint16Array>(type: new (length: number) => T, length: number): T {
-    const k = this.#spares.findIndex((a) => a.length === length && a instanceof type);
-    if (k < 0) return new type(length);
-    const array = this.#spares.splice(k, 1)[0] as T;
-    array.fill(0);
-    return array;
-  }
-
-  /** Keeps the arrays of a run no longer used, a few of each kind. */
-  #spare(run: Run): void {
-    if (this.#sparesOfAKind === 0) return;
-    for (const array of [run.h1, run.low, run.h2, run.starts]) {
-      if (!array) continue;
-      const kind = this.#spares.filter(
-        (a) => a.length === array.length && a.constructor === array.constructor,
-      );
-      if (kind.length < this.#sparesOfAKind) this.#spares.push(array);
-    }
+  /** How many pages of keys were made (each of 2^bits keys): the runs' memory, spare pages included. */
+  get pagesMade(): { pages: number; bits: number } {
+    return { pages: this.#pages.int32.made + this.#pages.uint16.made, bits: this.#pages.bits };
   }
 
   /** Whether a run holds the fingerprint. */
   has(h1: number, h2: number): boolean {
-    for (const run of this.#runs) if (indexOf(run, h1, h2) >= 0) return true;
+    for (const run of this.#runs) if (indexOf(run, h1, h2, this.#pages) >= 0) return true;
     return false;
   }
 
   /** The payload stored for the fingerprint, or -1 (read from the file). */
   get(h1: number, h2: number): number {
     for (const run of this.#runs) {
-      const i = indexOf(run, h1, h2);
+      const i = indexOf(run, h1, h2, this.#pages);
       if (i < 0) continue;
       readAll(run.fd, new Uint8Array(this.#payload.buffer), i * 4);
       return this.#payload[0] as number;
@@ -160,11 +205,11 @@ export class FingerprintRuns {
     return -1;
   }
 
-  /** Deletes the temporary files and forgets every run (its arrays kept for the next ones). */
+  /** Deletes the temporary files and forgets every run (its pages kept for the next ones). */
   dispose(): void {
     for (const run of this.#runs) {
       closeSync(run.fd);
-      this.#spare(run);
+      this.#pages.give(run, 0);
     }
     if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
     this.#dir = null;
@@ -181,9 +226,10 @@ function readAll(fd: number, into: Uint8Array, position: number): void {
   }
 }
 
-/** A run's keys and payloads in order, for a merge. */
+/** A run's keys and payloads in order, for a merge: the pages read past are given back. */
 class RunReader {
   readonly #run: Run;
+  readonly #pages: KeyPages;
   #i = 0;
   #bucket = 0;
   readonly #chunk = new Int32Array(16384);
@@ -193,9 +239,17 @@ class RunReader {
   h1 = 0;
   h2 = 0;
 
-  constructor(run: Run) {
+  constructor(run: Run, pages: KeyPages) {
     this.#run = run;
+    this.#pages = pages;
     this.#key();
+  }
+
+  /** Gives back the pages not yet given, closes and deletes the run's file. */
+  close(): void {
+    this.#pages.give(this.#run, this.#i >> this.#pages.bits);
+    closeSync(this.#run.fd);
+    rmSync(this.#run.path, { force: true });
   }
 
   get done(): boolean {
@@ -215,6 +269,9 @@ class RunReader {
     out[1] = this.h2;
     out[2] = this.#chunk[i - this.#chunkStart] as number;
     this.#i++;
+    const pages = this.#pages;
+    if ((this.#i & pages.mask) === 0)
+      pages.give(this.#run, (this.#i >> pages.bits) - 1, this.#i >> pages.bits);
     this.#key();
   }
 
@@ -222,13 +279,15 @@ class RunReader {
     const run = this.#run;
     const i = this.#i;
     if (i >= run.count) return;
-    this.h2 = run.h2[i] as number;
+    const page = i >> this.#pages.bits;
+    const at = i & this.#pages.mask;
+    this.h2 = (run.h2[page] as Int32Array)[at] as number;
     if (run.h1) {
-      this.h1 = run.h1[i] as number;
+      this.h1 = (run.h1[page] as Int32Array)[at] as number;
       return;
     }
     while ((run.starts[this.#bucket + 1] as number) <= i) this.#bucket++;
-    const low = (run.low as Uint16Array)[i] as number;
+    const low = ((run.low as Uint16Array[])[page] as Uint16Array)[at] as number;
     this.h1 = (this.#bucket << run.shift) | (low & ((1 << run.shift) - 1));
   }
 }
@@ -249,18 +308,23 @@ function before(a: RunReader, b: RunReader): boolean {
  * The position of (h1, h2) in `run`, or -1: a binary search within its bucket, where the keys
  * share h1's top bits (so comparing its low 16 bits is comparing h1).
  */
-function indexOf(run: Run, h1: number, h2: number): number {
+function indexOf(run: Run, h1: number, h2: number, pages: KeyPages): number {
   const b = bucketOf(run, h1);
   let lo = run.starts[b] as number;
   let hi = (run.starts[b + 1] as number) - 1;
   const whole = run.h1;
-  const low = run.low as Uint16Array;
+  const low = run.low as Uint16Array[];
   const k1 = whole ? h1 >>> 0 : h1 & 0xffff;
   const k2 = h2 >>> 0;
+  const { bits, mask } = pages;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
-    const m1 = whole ? (whole[mid] as number) >>> 0 : (low[mid] as number);
-    const m2 = (run.h2[mid] as number) >>> 0;
+    const page = mid >> bits;
+    const at = mid & mask;
+    const m1 = whole
+      ? ((whole[page] as Int32Array)[at] as number) >>> 0
+      : ((low[page] as Uint16Array)[at] as number);
+    const m2 = ((run.h2[page] as Int32Array)[at] as number) >>> 0;
     if (m1 < k1 || (m1 === k1 && m2 < k2)) lo = mid + 1;
     else if (m1 === k1 && m2 === k2) return mid;
     else hi = mid - 1;

@@ -3,9 +3,10 @@
 // reallocated; the hash table holds only entry numbers (4 bytes a slot). Growing the table
 // discards only the old slot array, never the entries: discarded typed arrays linger until a
 // full GC, so this keeps the peak close to the steady size (about 17–20 bytes a key).
-// Past a budget (512 k keys by default, about 10 MB) the keys in the table are sorted into a
-// compact run (FingerprintRuns: 6.5 bytes a key in memory, the payloads on disk) and the table
-// starts again empty: a user costs a third of what it did, and membership never reads the disk.
+// Past a budget (128 k keys by default, about 3 MB with the sort's scratch) the keys in the
+// table are sorted into a compact run (FingerprintRuns: 6.5 bytes a key in memory, the payloads
+// on disk) and the table starts again empty: a user costs a third of what it did, and
+// membership never reads the disk. (512 k keys cost 9 MB more and measured no faster.)
 
 import { FingerprintRuns } from "./FingerprintRuns.js";
 
@@ -13,7 +14,7 @@ const PAGE_BITS = 14;
 const PAGE_ENTRIES = 1 << PAGE_BITS; // 16 384 entries, 192 KiB a page
 const PAGE_MASK = PAGE_ENTRIES - 1;
 const MIN_SLOTS = 16;
-const DEFAULT_MEMORY_KEYS = 512 * 1024;
+const DEFAULT_MEMORY_KEYS = 128 * 1024;
 
 /** Set of fingerprints (h1, h2) mapping to a payload (e.g. the index where it was first seen). */
 export class FingerprintSet {
@@ -24,23 +25,22 @@ export class FingerprintSet {
   #scratch: Int32Array<ArrayBuffer> | null = null;
   #mask = MIN_SLOTS - 1;
   readonly #memoryKeys: number;
-  readonly #spares: number;
   #runs: FingerprintRuns | null = null;
   #spilled = 0;
 
-  /**
-   * `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run.
-   * `spares`: arrays of a kind the runs keep for reuse, and whether the spill keeps its sort's
-   * scratch (for a thread that allocates little: FingerprintRuns).
-   */
-  constructor(memoryKeys = DEFAULT_MEMORY_KEYS, spares = 0) {
+  /** `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run. */
+  constructor(memoryKeys = DEFAULT_MEMORY_KEYS) {
     this.#memoryKeys = Math.max(1, memoryKeys);
-    this.#spares = spares;
   }
 
   /** How many fingerprints the set holds. */
   get size(): number {
     return this.#count + this.#spilled;
+  }
+
+  /** How many pages of keys the compact runs made (see FingerprintRuns). */
+  get runPages(): { pages: number; bits: number } {
+    return this.#runs?.pagesMade ?? { pages: 0, bits: 0 };
   }
 
   /** How many of them are in compact runs (their payloads on disk). */
@@ -136,13 +136,9 @@ export class FingerprintSet {
   #spill(): void {
     const count = this.#count;
     let order = this.#slots.subarray(0, count);
-    let other: Int32Array<ArrayBuffer>;
-    if (this.#spares === 0) other = new Int32Array(count);
-    else {
-      // kept for the next spill, as the runs keep their spares
-      if (!this.#scratch || this.#scratch.length < count) this.#scratch = new Int32Array(count);
-      other = this.#scratch.subarray(0, count);
-    }
+    // kept for the next spill: a thread that allocates little would keep a dropped one long
+    if (!this.#scratch || this.#scratch.length < count) this.#scratch = new Int32Array(count);
+    let other = this.#scratch.subarray(0, count);
     const h1 = (entry: number) =>
       (this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3] as number;
     const h2 = (entry: number) =>
@@ -184,7 +180,7 @@ export class FingerprintSet {
       }
       order[j] = entry;
     }
-    this.#runs ??= new FingerprintRuns(this.#spares);
+    this.#runs ??= new FingerprintRuns(this.#memoryKeys);
     this.#runs.write(count, (i, out) => {
       const entry = order[i] as number;
       const entries = this.#pages[entry >> PAGE_BITS] as Int32Array;

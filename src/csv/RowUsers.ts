@@ -32,7 +32,7 @@ export interface LicenseUserCheck {
 /** A CSV sink (behind a CsvRows) that numbers each row's user; call `dispose()` at the end. */
 export class RowUsers implements CsvSink {
   // this thread allocates little, so its garbage waits: the emails' runs reuse their arrays
-  readonly #numbers = new EmailNumbers(1);
+  readonly #numbers = new EmailNumbers();
   readonly #told: (user: number, isNew: boolean) => void;
   /** Where the users of this thread's licenses are checked, and those kept meanwhile. */
   readonly #checks: LicenseUserCheck | null;

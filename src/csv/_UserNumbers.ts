@@ -16,17 +16,12 @@ export interface UserNumbers {
 
 /** UserNumbers from the users' emails (fingerprints, on disk past a budget). */
 export class EmailNumbers implements UserNumbers {
-  readonly #emails: UserEmails;
+  readonly #emails = new UserEmails();
   #count = 0;
   #isNew = false;
   // the previous row's email and user: a user's rows usually come together
   #lastEmail = "";
   #lastUser = -1;
-
-  /** `spares`: see FingerprintSet; the parsing thread, which allocates little, keeps one. */
-  constructor(spares = 0) {
-    this.#emails = new UserEmails(spares);
-  }
 
   get isNew(): boolean {
     return this.#isNew;

@@ -1,19 +1,14 @@
 // The emails of the users read so far, as fingerprints: shared by the duplicate-email check
 // and the license-user check (the CSV assembler, or its parsing thread, keeps its own). About
-// 20 bytes a user, however long the emails, for the last half million; the ones before about
-// 6.5 bytes, their indexes on disk (FingerprintSet).
+// 20 bytes a user, however long the emails, for the last 128 k; the ones before about 6.5
+// bytes, their indexes on disk (FingerprintSet).
 
 import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 
 /** Users' emails, compared case-insensitively, each with the index of the first user who has it. */
 export class UserEmails {
-  readonly #set: FingerprintSet;
-
-  /** `spares`: see FingerprintSet (for a thread that allocates little). */
-  constructor(spares = 0) {
-    this.#set = new FingerprintSet(undefined, spares);
-  }
+  readonly #set = new FingerprintSet();
 
   /** Records user `index`; returns the index of an earlier user with this email, or -1. */
   add(email: string, index: number): number {

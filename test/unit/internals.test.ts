@@ -73,12 +73,12 @@ describe("FingerprintSet past its memory budget", () => {
           ),
           { maxLength: 1500, size: "max" },
         ),
-        // runs of one block and of several (64 entries a block)
+        // runs of one bucket and of several (8 keys a bucket), of one page and of several (a page
+        // holds the largest power of two up to memoryKeys: merged runs span pages, and a merge
+        // gives back pages it takes again)
         fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 100, max: 400 })),
-        // the arrays of merged and forgotten runs reused, or not
-        fc.integer({ min: 0, max: 2 }),
-        (ops, memoryKeys, spares) => {
-          const set = new FingerprintSet(memoryKeys, spares);
+        (ops, memoryKeys) => {
+          const set = new FingerprintSet(memoryKeys);
           const model = new Map<number, number>();
           ops.forEach((step, n) => {
             if (step.op === "clear") {
@@ -114,6 +114,23 @@ describe("FingerprintSet past its memory budget", () => {
     set.dispose();
     expect(set.size).toBe(0);
     expect(set.get(...fp("k5"))).toBe(-1);
+  });
+});
+
+describe("FingerprintRuns' pages", () => {
+  it("merges without holding two copies: the pages made are about those the keys need", () => {
+    const set = new FingerprintSet(1024);
+    const n = 256 * 1024;
+    for (let i = 0; i < n; i++) set.add(...fp(`k${i}`), i);
+    const { pages, bits } = set.runPages;
+    expect(bits).toBe(10);
+    // each key: h2 and h1's low half (or h1 whole), one page of each per 1024 keys; without
+    // giving back a merge's pages as it reads past them, every merge would make new ones
+    // (about nine times as many here)
+    const needed = 2 * (set.spilled / 1024);
+    expect(pages).toBeGreaterThanOrEqual(needed);
+    expect(pages).toBeLessThanOrEqual(needed + 8);
+    set.dispose();
   });
 });
 
