@@ -2,8 +2,11 @@
 // format and sheet.
 
 import { type Command, Option } from "commander";
+import type { Finding } from "../report/Finding.js";
 import { formatGithub } from "../report/formatGithub.js";
+import { formatHtml } from "../report/formatHtml.js";
 import { formatJson } from "../report/formatJson.js";
+import type { Excerpt } from "../report/formatText.js";
 import { formatText } from "../report/formatText.js";
 import type { Report } from "../report/Report.js";
 import { readExcerpts } from "../report/readExcerpts.js";
@@ -13,7 +16,7 @@ import { UsageError } from "./UsageError.js";
 
 /** The report flags, as commander gives them. */
 export interface ReportFlags {
-  format: "text" | "json" | "github";
+  format: "text" | "json" | "github" | "html";
   maxErrors: number;
   strict?: boolean;
   inputFormat?: "json" | "csv" | "xlsx";
@@ -25,7 +28,7 @@ export function addReportOptions(command: Command): Command {
   return command
     .addOption(
       new Option("-f, --format <format>", "report format")
-        .choices(["text", "json", "github"])
+        .choices(["text", "json", "github", "html"])
         .default("text"),
     )
     .option(
@@ -65,7 +68,7 @@ export function inputOptions(flags: ReportFlags): { format?: "json" | "csv" | "x
   };
 }
 
-/** The report in the chosen format; text gets source excerpts when the file can be read again. */
+/** The report in the chosen format; text and html get source excerpts when the file can be read again. */
 export function renderReport(
   report: Report,
   file: string,
@@ -74,6 +77,22 @@ export function renderReport(
 ): string {
   if (flags.format === "json") return formatJson(report);
   if (flags.format === "github") return formatGithub(report);
+  if (flags.format === "html") return renderHtml([{ report, file }]);
   const excerpts = file === "-" ? undefined : readExcerpts(file, report.findings);
   return formatText(report, { color: useColor(stream), ...(excerpts ? { excerpts } : {}) });
+}
+
+/** Reports as one HTML page, each finding kept with its source line when the file can be read again. */
+export function renderHtml(reports: readonly { report: Report; file: string }[]): string {
+  const excerpts = new Map<Finding, Excerpt>();
+  for (const { report, file } of reports) {
+    if (file === "-") continue;
+    for (const [finding, excerpt] of readExcerpts(file, report.findings, report.findings.length)) {
+      excerpts.set(finding, excerpt);
+    }
+  }
+  return formatHtml(
+    reports.map(({ report }) => report),
+    { excerpts },
+  );
 }

@@ -31,22 +31,10 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
   const file = report.file ?? "stdin";
   const out: string[] = [];
   for (const f of report.findings) {
-    const position =
-      f.cell !== undefined
-        ? `:${f.cell}`
-        : f.line === undefined
-          ? ""
-          : f.column === undefined
-            ? `:${f.line}`
-            : `:${f.line}:${f.column}`;
+    const place = placeOf(f);
+    const position = place ? `:${place}` : "";
     const severity = f.severity === "error" ? paint("red", "error") : paint("yellow", "warning");
-    const where = [
-      f.pointer ? f.pointer : null,
-      f.row !== undefined ? `row ${f.row}` : null,
-      f.row !== undefined && f.field !== undefined ? `column ${f.field}` : null,
-    ]
-      .filter((s) => s !== null)
-      .join(", ");
+    const where = pathOf(f);
     out.push(
       `${paint("bold", `${file}${position}`)}: ${severity} ${f.code}: ${f.message}${where ? paint("dim", ` (${where})`) : ""}`,
     );
@@ -78,6 +66,24 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
   out.push(summary(report, file, paint));
   if (report.output) out.push(outputLine(report.output, report.valid, paint));
   return `${out.join("\n")}\n`;
+}
+
+/** Where a finding is in the file: `line:column`, `line`, a workbook's cell, or "" (the whole file). */
+export function placeOf(f: Finding): string {
+  if (f.cell !== undefined) return f.cell;
+  if (f.line === undefined) return "";
+  return f.column === undefined ? `${f.line}` : `${f.line}:${f.column}`;
+}
+
+/** Where a finding is in the data: its JSON pointer, CSV row and column, or "". */
+export function pathOf(f: Finding): string {
+  return [
+    f.pointer ? f.pointer : null,
+    f.row !== undefined ? `row ${f.row}` : null,
+    f.row !== undefined && f.field !== undefined ? `column ${f.field}` : null,
+  ]
+    .filter((s) => s !== null)
+    .join(", ");
 }
 
 function summary(
@@ -114,7 +120,8 @@ function outputLine(
   return `wrote ${paint("bold", to)} (${details.join("; ")})`;
 }
 
-function plural(n: number, word: string): string {
+/** `n` and `word`, plural unless n is 1: "1,234 users". */
+export function plural(n: number, word: string): string {
   return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 }
 

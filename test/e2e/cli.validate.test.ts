@@ -142,6 +142,54 @@ describe("syncfile validate", () => {
   });
 });
 
+describe("syncfile validate --format html", () => {
+  const rows = (html: string) => html.match(/<tr data-severity=[^>]*>/g) ?? [];
+
+  it("writes one self-contained page: the banner, the counts, each finding where it is, the spot marked", async () => {
+    const r = await runCli(["validate", invalid, "--format", "html"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("");
+    const html = r.stdout;
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    expect(html).toContain('<div class="banner invalid" role="status">invalid — 1 error, 0 warnings</div>');
+    expect(rows(html)).toEqual(['<tr data-severity="error" data-code="user.email.format">']);
+    expect(html).toContain("<code>4:16</code>");
+    expect(html).toContain('<div class="where">/users/1/email</div>');
+    // the source line, its number, and the character under the caret marked
+    expect(html).toMatch(
+      /<pre><span class="gutter">4 \| <\/span>.*&#34;email&#34;: <mark>&#34;<\/mark>grace\.example\.com/,
+    );
+    // nothing is fetched: no address in an attribute, and a policy that forbids every request
+    expect(html).not.toMatch(/\b(src|href|action)=/i);
+    expect(html).toContain(
+      `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"`,
+    );
+  });
+
+  it("puts every file in one page, a section each, and exits 1 when any is invalid", async () => {
+    const r = await runCli(["validate", valid, "fixtures/invalid/csv.ragged.csv", "--format", "html"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout.match(/<!doctype html>/g)).toHaveLength(1);
+    expect(r.stdout.match(/<section /g)).toHaveLength(2);
+    expect(r.stdout).toContain('<div class="banner valid" role="status">valid — 0 errors, 0 warnings</div>');
+    expect(r.stdout).toContain('data-code="csv.ragged"');
+    expect(r.stdout).toContain('<div class="where">row 2</div>');
+  });
+
+  it("escapes what the file holds: a value cannot become markup", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-"));
+    const file = join(dir, "users<b>.csv");
+    writeFileSync(file, 'email,firstName\n"<script>alert(1)</script>",Ada\n');
+    const r = await runCli(["validate", file, "--format", "html"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).not.toContain("<script>alert");
+    expect(r.stdout).not.toContain("users<b>");
+    expect(r.stdout).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
+    // the page's own script is its only one
+    expect(r.stdout.match(/<script>/g)).toHaveLength(1);
+  });
+});
+
 describe("progress", () => {
   it("draws a bar on a terminal, nothing elsewhere, and clears itself", async () => {
     const { Progress } = await import("../../src/cli/_progress.js");
