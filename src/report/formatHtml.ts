@@ -5,7 +5,7 @@
 
 import { catalog, isCode } from "./catalog.js";
 import type { Finding } from "./Finding.js";
-import { type Excerpt, formatBytes, pathOf, placeOf, plural } from "./formatText.js";
+import { type Excerpt, formatBytes, outputLine, pathOf, placeOf, plural } from "./formatText.js";
 import type { Report } from "./Report.js";
 
 /** Options of the HTML format. */
@@ -73,7 +73,7 @@ export function formatHtml(reports: readonly Report[], options: HtmlFormatOption
 <style>${STYLE}</style>
 </head>
 <body>
-<h1>syncfile validation report</h1>
+<h1>syncfile ${reports.some((report) => report.output) ? "conversion" : "validation"} report</h1>
 ${reports.map((report, i) => section(report, i, options)).join("\n")}
 <script>${SCRIPT}</script>
 </body>
@@ -91,6 +91,7 @@ function section(report: Report, index: number, options: HtmlFormatOptions): str
     `<div class="banner ${verdict}" role="status">${verdict} — ${plural(error, "error")}, ${plural(warning, "warning")}</div>`,
     `<p class="stats">${report.format.toUpperCase()}: ${plural(s.users, "user")}, ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}; ${formatBytes(s.bytes)} in ${s.durationMs} ms</p>`,
   ];
+  if (report.output) out.push(`<p class="stats">${escapeHtml(outputLine(report.output, report.valid))}</p>`);
   const codes = Object.entries(byCode).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (codes.length > 0) {
     out.push(

@@ -99,10 +99,11 @@ function summary(
   return `${paint("bold", file)}: ${verdict} — ${counts} (${records}; ${formatBytes(s.bytes)} in ${s.durationMs} ms)`;
 }
 
-function outputLine(
+/** What a conversion wrote, or why it did not: "wrote out.json (JSON; normalised)". */
+export function outputLine(
   output: NonNullable<Report["output"]>,
   valid: boolean,
-  paint: (style: keyof typeof STYLES, s: string) => string,
+  paint: (style: keyof typeof STYLES, s: string) => string = (_style, s) => s,
 ): string {
   const to = output.file ?? "stdout";
   if (!output.written) {

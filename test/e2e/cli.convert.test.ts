@@ -30,6 +30,16 @@ describe("syncfile convert", () => {
     expect(doc.licenses.map((l: { name: string }) => l.name)).toEqual(["Pro", "Viewer"]);
   });
 
+  it("prints its report as a page with --format html, what it wrote included", async () => {
+    const out = join(dir(), "users.json");
+    const r = await runCli(["convert", "fixtures/valid/spreadsheet.csv", out, "--format", "html"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith("<!doctype html>")).toBe(true);
+    expect(r.stdout).toContain("<h1>syncfile conversion report</h1>");
+    expect(r.stdout).toContain(`<p class="stats">wrote ${out} (JSON)</p>`);
+    expect(existsSync(out)).toBe(true);
+  });
+
   it("writes a workbook and reads it back to the same JSON; --sheet only for workbooks", async () => {
     const d = dir();
     const xlsx = join(d, "users.xlsx");
