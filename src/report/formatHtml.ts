@@ -5,7 +5,7 @@
 
 import { catalog, isCode } from "./catalog.js";
 import type { Finding } from "./Finding.js";
-import { type Excerpt, formatBytes, outputLine, pathOf, placeOf, plural } from "./formatText.js";
+import { type Excerpt, formatBytes, outputLine, pathOf, placeOf, plural, recordsOf } from "./formatText.js";
 import type { Report } from "./Report.js";
 
 /** Options of the HTML format. */
@@ -89,7 +89,7 @@ function section(report: Report, index: number, options: HtmlFormatOptions): str
     `<section aria-labelledby="file-${index}">`,
     `<h2 id="file-${index}">${escapeHtml(fileOf(report))}${report.sheet !== undefined ? `, sheet ${escapeHtml(report.sheet)}` : ""}</h2>`,
     `<div class="banner ${verdict}" role="status">${verdict} — ${plural(error, "error")}, ${plural(warning, "warning")}</div>`,
-    `<p class="stats">${report.format.toUpperCase()}: ${plural(s.users, "user")}, ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}; ${formatBytes(s.bytes)} in ${s.durationMs} ms</p>`,
+    `<p class="stats">${report.format.toUpperCase()}: ${recordsOf(s)}; ${formatBytes(s.bytes)} in ${s.durationMs} ms</p>`,
   ];
   if (report.output) out.push(`<p class="stats">${escapeHtml(outputLine(report.output, report.valid))}</p>`);
   const codes = Object.entries(byCode).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -104,7 +104,7 @@ function section(report: Report, index: number, options: HtmlFormatOptions): str
       "</tbody></table>",
     );
   }
-  if (report.findings.length > 0) out.push(filters(report, index), findingsTable(report, options));
+  if (report.findings.length > 0) out.push(filters(report), findingsTable(report, options));
   if (report.truncated) {
     out.push(
       `<p class="note">${plural(report.suppressed, "more finding")} not listed (raise --max-errors to see them); the counts above are exact.</p>`,
@@ -114,17 +114,17 @@ function section(report: Report, index: number, options: HtmlFormatOptions): str
   return out.join("\n");
 }
 
-function filters(report: Report, index: number): string {
+function filters(report: Report): string {
   const codes = [...new Set(report.findings.map((f) => f.code))].sort();
   return `<div class="filters">
 <span>Show:</span>
 <label><input type="checkbox" value="error" checked> errors</label>
 <label><input type="checkbox" value="warning" checked> warnings</label>
-<label>code <select aria-label="code">
+<label>code <select>
 <option value="">every code</option>
 ${codes.map((code) => `<option>${escapeHtml(code)}</option>`).join("\n")}
 </select></label>
-<span class="shown" aria-live="polite" id="shown-${index}"></span>
+<span class="shown" aria-live="polite"></span>
 </div>`;
 }
 

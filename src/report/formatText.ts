@@ -95,8 +95,12 @@ function summary(
   const s = report.stats;
   const verdict = report.valid ? paint("green", "valid") : paint("red", "invalid");
   const counts = `${plural(error, "error")}, ${plural(warning, "warning")}`;
-  const records = `${plural(s.users, "user")}, ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}`;
-  return `${paint("bold", file)}: ${verdict} — ${counts} (${records}; ${formatBytes(s.bytes)} in ${s.durationMs} ms)`;
+  return `${paint("bold", file)}: ${verdict} — ${counts} (${recordsOf(s)}; ${formatBytes(s.bytes)} in ${s.durationMs} ms)`;
+}
+
+/** What a pass read: "3 users, 2 licenses, 3 license users". */
+export function recordsOf(s: Report["stats"]): string {
+  return `${plural(s.users, "user")}, ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}`;
 }
 
 /** What a conversion wrote, or why it did not: "wrote out.json (JSON; normalised)". */
