@@ -145,7 +145,7 @@ export async function runPass(
   const workers = pass.workers ?? WORKERS;
   const tap = pass.tap ?? null;
   if (threads === "json-workers") {
-    return { report: await validateParallel(source.chunks, options, workers), threads };
+    return { report: await validateParallel(source, options, workers), threads };
   }
   if (threads === "csv-worker") {
     const core = new ValidationCore(options, tap);

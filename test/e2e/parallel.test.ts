@@ -4,10 +4,12 @@
 // `npm test` makes first; without them these tests fail rather than compare one thread with
 // itself.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { ByteSource } from "../../src/_internal/byteSource.js";
 import { AsReadRouter } from "../../src/convert/RecordRouter.js";
 import * as library from "../../src/index.js";
@@ -152,6 +154,40 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     const report = await onWorkers(big());
     expect(report.findings.map((f) => f.code)).toEqual(["json.syntax"]);
     expect(report.stats.bytes).toBeLessThan(5_000_000);
+  });
+
+  describe("a file, read by the scanning thread", () => {
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-parallel-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const users = (n: number) =>
+      Array.from({ length: n }, (_, i) => `{"email":"user${i}@example.com","name":"User ${i}"}`).join(",\n");
+
+    it("tells the main thread how far it has read, up to the whole file", async () => {
+      const path = join(dir, "many.json");
+      writeFileSync(path, `{"users":[\n${users(60_000)}\n]}`);
+      const told: number[] = [];
+      const onProgress = (bytes: number) => told.push(bytes);
+      const source = await fileSource(path);
+      const result = await runPass(source, normalizeValidateOptions({ parallel: true, onProgress }), {
+        workers,
+      });
+      expect(result.threads).toBe("json-workers");
+      expect(result.report.valid).toBe(true);
+      expect(result.report.stats.users).toBe(60_000);
+      expect(told.length).toBeGreaterThan(2);
+      expect(told).toEqual([...told].sort((a, b) => a - b));
+      expect(told.at(-1)).toBe(source.size);
+      expect(result.report.stats.bytes).toBe(source.size);
+    });
+
+    it("stops reading soon after a syntax error early in a large file", async () => {
+      const path = join(dir, "broken.json");
+      writeFileSync(path, `{"users":[{"email":"a@b.co", "x": tru},\n${users(400_000)}\n]}`);
+      const report = await passOn("json-workers", await fileSource(path), {});
+      expect(report.findings.map((f) => f.code)).toEqual(["json.syntax"]);
+      expect(report.findings[0]?.line).toBe(1);
+      expect(report.stats.bytes).toBeLessThan(5_000_000);
+    });
   });
 
   it("matches one thread on generated CSV, broken or not, in any chunking", async () => {
