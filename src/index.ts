@@ -2,14 +2,9 @@
 
 export type { Check, CheckContext, FindingSpec } from "./checks/Check.js";
 export { defaultChecks } from "./checks/defaultChecks.js";
-export {
-  type ConvertOptions,
-  convertFile,
-  convertStream,
-  normalize,
-  type PipeOptions,
-  pipeDocument,
-} from "./convert/convert.js";
+export { Conversion } from "./convert/Conversion.js";
+export { convertFile, convertStream, normalize, pipeDocument } from "./convert/convert.js";
+export type { ConvertOptions, PipeOptions } from "./convert/options.js";
 export { CanonicalRows, CsvWriter, type CsvWriterOptions } from "./csv/CsvWriter.js";
 export { JsonWriter } from "./json/JsonWriter.js";
 export type {
@@ -36,6 +31,7 @@ export {
   normalizeUser,
 } from "./model/normalize.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
+export { excerptFrom, excerptWindow } from "./report/excerptFrom.js";
 export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
 export { formatGithub } from "./report/formatGithub.js";
 export { formatJson } from "./report/formatJson.js";

@@ -2,9 +2,8 @@
 // millions of them cost the garbage collector nothing), read back in order or by offset. Past
 // a memory budget the owner calls spill(): whole pages move to a temporary file.
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { Buffer } from "./buffer.js";
+import { openSpill, type SpillFile } from "./spill.js";
 
 const MIN_PAGE = 4096;
 const MAX_PAGE = 1 << 20;
@@ -45,8 +44,7 @@ export class ByteLog {
   #starts: number[] = [];
   #used: number[] = [];
   #spilled = 0; // bytes [0, spilled) are in the file
-  #dir: string | null = null;
-  #fd = -1;
+  #file: SpillFile | null = null;
   #reserved = 0;
   readonly #maxPage: number;
   // pages written to the file, to fill again: fresh memory costs a page fault every 4 KiB,
@@ -103,12 +101,13 @@ export class ByteLog {
 
   /** The record at `offset`. */
   read(offset: number): RecordView {
-    if (offset < this.#spilled) {
+    const file = this.#file;
+    if (file && offset < this.#spilled) {
       const head = Buffer.allocUnsafe(4);
-      readSync(this.#fd, head, 0, 4, offset);
+      file.read(head, 0, 4, offset);
       const length = head.readUInt32LE(0);
       const page = Buffer.allocUnsafe(length);
-      readSync(this.#fd, page, 0, length, offset + 4);
+      file.read(page, 0, length, offset + 4);
       return { page, at: 0, length };
     }
     let lo = 0;
@@ -130,7 +129,7 @@ export class ByteLog {
 
   /** Every record, in the order appended. */
   *records(): Generator<RecordView> {
-    if (this.#spilled > 0) yield* this.#fileRecords();
+    if (this.#file && this.#spilled > 0) yield* this.#fileRecords(this.#file);
     for (let k = 0; k < this.#pages.length; k++) {
       const page = this.#pages[k] as Buffer;
       const used = this.#used[k] as number;
@@ -146,12 +145,10 @@ export class ByteLog {
   spill(): void {
     const last = this.#pages.length - 1;
     if (last <= 0) return;
-    if (this.#fd === -1) {
-      this.#dir = mkdtempSync(join(tmpdir(), "syncfile-log-"));
-      this.#fd = openSync(join(this.#dir, "log"), "w+");
-    }
+    this.#file ??= openSpill("syncfile-log-");
+    const file = this.#file;
     for (let k = 0; k < last; k++) {
-      writeSync(this.#fd, this.#pages[k] as Buffer, 0, this.#used[k] as number, this.#starts[k] as number);
+      file.write((this.#pages[k] as Buffer).subarray(0, this.#used[k] as number), this.#starts[k] as number);
     }
     this.#spilled = this.#starts[last] as number;
     if (this.#free) for (let k = 0; k < last; k++) this.#free.push(this.#pages[k] as Buffer);
@@ -163,10 +160,8 @@ export class ByteLog {
   /** Deletes the temporary file. */
   dispose(): void {
     if (this.#free) this.#free.length = 0;
-    if (this.#fd !== -1) closeSync(this.#fd);
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
-    this.#fd = -1;
-    this.#dir = null;
+    this.#file?.close();
+    this.#file = null;
   }
 
   #end(): number {
@@ -175,7 +170,7 @@ export class ByteLog {
   }
 
   /** The records in the file, read in large blocks. */
-  *#fileRecords(): Generator<RecordView> {
+  *#fileRecords(file: SpillFile): Generator<RecordView> {
     let block = Buffer.allocUnsafe(MAX_PAGE);
     let blockStart = 0;
     let blockLength = 0;
@@ -185,11 +180,11 @@ export class ByteLog {
       if (at + 4 > blockLength || at + 4 + block.readUInt32LE(at) > blockLength) {
         // refill from this record on (a record longer than the block gets a block of its own size)
         blockStart = offset;
-        blockLength = readSync(this.#fd, block, 0, Math.min(block.length, this.#spilled - offset), offset);
+        blockLength = file.read(block, 0, Math.min(block.length, this.#spilled - offset), offset);
         const length = block.readUInt32LE(0);
         if (length + 4 > block.length) {
           block = Buffer.allocUnsafe(length + 4);
-          blockLength = readSync(this.#fd, block, 0, length + 4, offset);
+          blockLength = file.read(block, 0, length + 4, offset);
         }
         at = 0;
       }

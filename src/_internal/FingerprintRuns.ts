@@ -8,10 +8,7 @@
 // copies, and no dropped array of megabytes waits for a garbage collection (a thread that
 // allocates little has few: the CSV worker peaked 30–50 MB lower with one forced after each spill).
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileBytes } from "./BufferedOut.js";
+import { openSpill, type SpillFile } from "./spill.js";
 
 /** About this many keys a bucket: the bucket index costs 4 bytes per 8 keys. */
 const KEYS_PER_BUCKET = 8;
@@ -28,8 +25,7 @@ interface Run {
   /** Where each bucket starts in h1/h2; one more entry than buckets. */
   starts: Int32Array;
   /** The run's payloads, in key order, in a file of their own. */
-  fd: number;
-  path: string;
+  payloads: SpillFile;
 }
 
 /** Runs are merged, two of a size, up to this many keys: a few runs to search, and a bounded merge. */
@@ -88,8 +84,6 @@ class KeyPages {
 /** Sorted runs of fingerprints, in memory, with their payloads on disk. */
 export class FingerprintRuns {
   #runs: Run[] = [];
-  #dir: string | null = null;
-  #files = 0;
   readonly #payload = new Int32Array(1);
   readonly #pages: KeyPages;
 
@@ -117,9 +111,7 @@ export class FingerprintRuns {
   }
 
   #build(count: number, sorted: (i: number, out: Int32Array) => void): Run {
-    if (this.#dir === null) this.#dir = mkdtempSync(join(tmpdir(), "syncfile-keys-"));
     const bits = Math.min(MAX_BUCKET_BITS, Math.max(0, Math.floor(Math.log2(count / KEYS_PER_BUCKET))));
-    const path = join(this.#dir, `run-${this.#files++}`);
     const pages = this.#pages;
     const run: Run = {
       count,
@@ -128,13 +120,11 @@ export class FingerprintRuns {
       h2: [],
       shift: 32 - bits,
       starts: new Int32Array((1 << bits) + 1),
-      fd: openSync(path, "w+"),
-      path,
+      payloads: openSpill("syncfile-keys-"),
     };
     let h1Page: Int32Array = new Int32Array(0);
     let lowPage: Uint16Array = new Uint16Array(0);
     let h2Page: Int32Array = new Int32Array(0);
-    const payloads = fileBytes(run.fd);
     const chunk = new Int32Array(16384);
     const entry = new Int32Array(3);
     let used = 0;
@@ -163,7 +153,7 @@ export class FingerprintRuns {
       while (bucket < b) run.starts[++bucket] = i;
       chunk[used++] = entry[2] as number;
       if (used === chunk.length || i === count - 1) {
-        payloads.bytes(new Uint8Array(chunk.buffer, 0, used * 4));
+        run.payloads.write(new Uint8Array(chunk.buffer, 0, used * 4));
         used = 0;
       }
     }
@@ -199,7 +189,7 @@ export class FingerprintRuns {
     for (const run of this.#runs) {
       const i = indexOf(run, h1, h2, this.#pages);
       if (i < 0) continue;
-      readAll(run.fd, new Uint8Array(this.#payload.buffer), i * 4);
+      readAll(run.payloads, new Uint8Array(this.#payload.buffer), i * 4);
       return this.#payload[0] as number;
     }
     return -1;
@@ -208,19 +198,17 @@ export class FingerprintRuns {
   /** Deletes the temporary files and forgets every run (its pages kept for the next ones). */
   dispose(): void {
     for (const run of this.#runs) {
-      closeSync(run.fd);
+      run.payloads.close();
       this.#pages.give(run, 0);
     }
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
-    this.#dir = null;
     this.#runs = [];
   }
 }
 
-/** Fills `into` from `fd` at `position`. */
-function readAll(fd: number, into: Uint8Array, position: number): void {
+/** Fills `into` from `file` at `position`. */
+function readAll(file: SpillFile, into: Uint8Array, position: number): void {
   for (let read = 0; read < into.length; ) {
-    const n = readSync(fd, into, read, into.length - read, position + read);
+    const n = file.read(into, read, into.length - read, position + read);
     if (n === 0) throw new Error("FingerprintRuns: a temporary file is shorter than written");
     read += n;
   }
@@ -248,8 +236,7 @@ class RunReader {
   /** Gives back the pages not yet given, closes and deletes the run's file. */
   close(): void {
     this.#pages.give(this.#run, this.#i >> this.#pages.bits);
-    closeSync(this.#run.fd);
-    rmSync(this.#run.path, { force: true });
+    this.#run.payloads.close();
   }
 
   get done(): boolean {
@@ -261,7 +248,7 @@ class RunReader {
     const i = this.#i;
     if (i >= this.#chunkEnd) {
       const n = Math.min(this.#chunk.length, this.#run.count - i);
-      readAll(this.#run.fd, new Uint8Array(this.#chunk.buffer, 0, n * 4), i * 4);
+      readAll(this.#run.payloads, new Uint8Array(this.#chunk.buffer, 0, n * 4), i * 4);
       this.#chunkStart = i;
       this.#chunkEnd = i + n;
     }

@@ -1,17 +1,16 @@
 // A list that keeps its first items in memory and appends the rest to a temporary file,
 // so that what grows with the input (deferred references, CSV assignments) stays bounded.
 
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { readLines } from "./readLines.js";
+import { openSpill, type SpillFile } from "./spill.js";
+
+const encoder = new TextEncoder();
 
 /** Append-only list of JSON-serialisable items, spilled to a temporary file past `memoryItems`. */
 export class SpillList<T> {
   readonly #memoryItems: number;
   #memory: T[] = [];
-  #dir: string | null = null;
-  #fd = -1;
+  #file: SpillFile | null = null;
   #spilled = 0;
   #buffered: string[] = [];
 
@@ -26,7 +25,7 @@ export class SpillList<T> {
 
   /** True when some items are on disk. */
   get spilled(): boolean {
-    return this.#fd !== -1;
+    return this.#file !== null;
   }
 
   push(item: T): void {
@@ -42,28 +41,22 @@ export class SpillList<T> {
   *[Symbol.iterator](): Generator<T> {
     yield* this.#memory;
     this.#flush();
-    if (this.#fd === -1) return;
-    for (const line of readLines(this.#fd)) yield JSON.parse(line) as T;
+    if (this.#file) for (const line of readLines(this.#file)) yield JSON.parse(line) as T;
   }
 
   /** Deletes the temporary file; the list is empty afterwards. */
   dispose(): void {
     this.#memory = [];
     this.#buffered = [];
-    if (this.#fd !== -1) closeSync(this.#fd);
-    if (this.#dir) rmSync(this.#dir, { recursive: true, force: true });
-    this.#fd = -1;
-    this.#dir = null;
+    this.#file?.close();
+    this.#file = null;
     this.#spilled = 0;
   }
 
   #flush(): void {
     if (this.#buffered.length === 0) return;
-    if (this.#fd === -1) {
-      this.#dir = mkdtempSync(join(tmpdir(), "syncfile-"));
-      this.#fd = openSync(join(this.#dir, "spill.jsonl"), "w+");
-    }
-    writeSync(this.#fd, `${this.#buffered.join("\n")}\n`);
+    this.#file ??= openSpill("syncfile-");
+    this.#file.write(encoder.encode(`${this.#buffered.join("\n")}\n`));
     this.#spilled += this.#buffered.length;
     this.#buffered = [];
   }

@@ -1,6 +1,7 @@
 // Reads a file in chunks with two reusable buffers: the next read runs while the caller
 // processes the current chunk, and no memory is allocated per chunk.
 
+import { Buffer } from "node:buffer";
 import { open } from "node:fs/promises";
 
 /** Chunk size for reading files: small enough that each decoded chunk dies young in V8's heap. */

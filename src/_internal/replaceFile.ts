@@ -3,6 +3,7 @@
 // linked). Whatever fails or is cut off on the way removes the temporary file and leaves the
 // destination as it was. Every file syncfile publishes goes through here.
 
+import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { linkSync, rmSync, writeFileSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";

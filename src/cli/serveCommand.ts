@@ -23,6 +23,7 @@ interface ServeFlags {
   sourceCurrency?: string;
   rates?: string;
   maxUploadBytes?: number;
+  cors: string[];
 }
 
 /** The `serve` command; it runs until interrupted. */
@@ -53,9 +54,18 @@ export function serveCommand(result: { code: number }): Command {
       "largest upload accepted (default 5 GiB)",
       wholeNumber("--max-upload-bytes", 1),
     )
+    .option(
+      "--cors <origin>",
+      "let pages from this origin call the server, e.g. https://admin.example.com (repeatable; * for any)",
+      (origin: string, previous: string[]) => [...previous, origin],
+      [] as string[],
+    )
     .addHelpText(
       "after",
       `
+The page at / checks, converts and pushes a file from the browser (it is checked there:
+nothing is sent until you push). Served from elsewhere, it needs --cors with its origin.
+
 API keys come from SYNCFILE_API_KEYS (comma-separated). Without it, the server creates one
 on its first start, keeps it in <data>/api-key and prints it that once.
 
@@ -125,6 +135,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
       ...(rates ? { rates } : {}),
       ...(flags.seed ? { seed: flags.seed } : {}),
       ...(flags.maxUploadBytes ? { maxUploadBytes: flags.maxUploadBytes } : {}),
+      cors: flags.cors,
       apiKeys: ApiKeys.parseList(process.env.SYNCFILE_API_KEYS),
     });
   } catch (error) {
@@ -159,6 +170,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
       : `data in ${flags.data}`) + (redis ? `, rate limits in ${redact(redis)}` : "");
   process.stdout.write(
     `syncfile serve: listening on ${server.url} (${where})\n` +
+      `  the page: ${server.url}/ (check, convert and push a file in the browser)\n` +
       `  the interface: ${server.url}/openapi.json (OpenAPI 3.1), ${server.url}/docs (reference)\n`,
   );
   const stop = () => {

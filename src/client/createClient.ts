@@ -17,6 +17,7 @@ import {
   type SyncSummary,
   type UploadFileParameters,
 } from "../http/operations.js";
+import { type Executions, readExecutions, readFileId, readUploadParameters } from "../http/tolerant.js";
 import {
   type CallOptions,
   Exchange,
@@ -27,7 +28,6 @@ import {
 } from "./_Exchange.js";
 import { discard } from "./_request.js";
 import { type Destination, saveResponse } from "./_saveResponse.js";
-import { type Executions, readExecutions, readFileId, readUploadParameters } from "./_tolerant.js";
 import { ApiError } from "./ApiError.js";
 import { type Clock, systemClock } from "./Clock.js";
 import { ConnectionError } from "./ConnectionError.js";

@@ -12,9 +12,9 @@ export type {
   SyncSummary,
   UploadFileParameters,
 } from "../http/operations.js";
+export type { Executions } from "../http/tolerant.js";
 export { STATE_FILE, StateFileError } from "./_reportState.js";
 export type { Destination } from "./_saveResponse.js";
-export type { Executions } from "./_tolerant.js";
 export { ApiError } from "./ApiError.js";
 export { type Clock, systemClock } from "./Clock.js";
 export { ConnectionError } from "./ConnectionError.js";

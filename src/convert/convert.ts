@@ -7,42 +7,22 @@ import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { fileBytes } from "../_internal/BufferedOut.js";
 import type { ByteSource } from "../_internal/byteSource.js";
+import { fileBytes } from "../_internal/fileBytes.js";
 import { replaceFile } from "../_internal/replaceFile.js";
-import { CsvWriter } from "../csv/CsvWriter.js";
-import { JsonWriter } from "../json/JsonWriter.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
-import { type MoneyOptions, PriceConverter } from "../model/money.js";
+import { PriceConverter } from "../model/money.js";
 import type { NormalizedValues } from "../model/normalize.js";
 import type { Report } from "../report/Report.js";
 import {
-  formatOf,
-  INPUT_FORMATS,
   type InputFormat,
   type NormalizedValidateOptions,
   normalizeValidateOptions,
-  type ValidateOptions,
 } from "../validate/options.js";
 import { fileSource, type PassSource, runPass, streamSource } from "../validate/pass.js";
-import { XlsxWriter } from "../xlsx/XlsxWriter.js";
-import { AsReadRouter, NormalizingRouter, type RecordRouter } from "./RecordRouter.js";
-
-/** Options of a pass that hands the records to a writer. */
-export interface PipeOptions extends ValidateOptions, MoneyOptions {
-  /** Hand over the sync-ready form of each record (statuses derived, prices converted). Default false. */
-  normalize?: boolean;
-}
-
-/** Options of a conversion. */
-export interface ConvertOptions extends PipeOptions {
-  /** The output format. Default: by the output's extension, else the other format than the input's. */
-  to?: InputFormat;
-  /** Write even when the input has errors. Default false: nothing is written then. */
-  force?: boolean;
-  /** Escape CSV cells a spreadsheet would run as formulas. Default true. */
-  escapeFormulas?: boolean;
-}
+import { DocumentOutput, routerFor } from "./DocumentOutput.js";
+import { type ConvertOptions, outputFormat, type PipeOptions, priceConverter } from "./options.js";
+import { NormalizingRouter, type RecordRouter } from "./RecordRouter.js";
 
 /**
  * Validates `source` and hands each record to `writer` as it is read (normalised with
@@ -61,12 +41,7 @@ export async function pipeDocument(
 
 /** pipeDocument over a pass's source (a file's, whose size decides "auto"). */
 async function pipeSource(source: PassSource, writer: DocumentWriter, options: PipeOptions): Promise<Report> {
-  const prices = priceConverter(options);
-  return pass(
-    source,
-    normalizeValidateOptions(options),
-    prices ? new NormalizingRouter(writer, prices) : new AsReadRouter(writer),
-  );
+  return pass(source, normalizeValidateOptions(options), routerFor(writer, priceConverter(options)));
 }
 
 /**
@@ -138,7 +113,7 @@ async function convertSource(
   const to = outputFormat(options.to, outputName, from);
   const prices = priceConverter(options); // bad money options fail before anything is read or written
   const written = (report: Report) => report.valid || options.force === true;
-  const write = (path: string) => writeDocument(source, path, to, { ...options, format: from });
+  const write = (path: string) => writeDocument(source, path, to, { ...options, format: from }, prices);
   let result: WrittenDocument;
   if (typeof destination === "string") {
     result = await replaceFile(destination, write, { when: (r) => written(r.report) });
@@ -154,44 +129,15 @@ async function convertSource(
       rmSync(dir, { recursive: true, force: true });
     }
   }
-  const { report, formulasEscaped } = result;
-  report.output = {
-    file: outputName,
-    format: to,
-    written: written(report),
-    normalized: options.normalize === true,
-    ...(prices ? { currency: prices.display.code } : {}),
-    formulasEscaped,
-  };
+  const { report, output } = result;
+  report.output = output.describe(outputName, written(report));
   return report;
 }
 
-/** The output format: as given, else by the output's extension, else the other one than the input's. */
-export function outputFormat(to: unknown, output: string | null, from: InputFormat): InputFormat {
-  if (to !== undefined) {
-    if (!INPUT_FORMATS.includes(to as InputFormat)) {
-      throw new RangeError(`to must be "json", "csv" or "xlsx", got ${String(to)}`);
-    }
-    return to as InputFormat;
-  }
-  if (output && /\.(json|csv|xlsx)$/i.test(output)) return formatOf(output);
-  return from === "json" ? "csv" : "json";
-}
-
-function priceConverter(options: PipeOptions): PriceConverter | null {
-  if (!options.normalize) {
-    if (options.displayCurrency || options.sourceCurrency || options.rates) {
-      throw new RangeError("currencies and rates apply only when normalising: add normalize (--normalize)");
-    }
-    return null;
-  }
-  return new PriceConverter(options);
-}
-
-/** What writing a document gave: the report of its input, and how many CSV cells were escaped. */
+/** What writing a document gave: the report of its input, and the output written. */
 interface WrittenDocument {
   report: Report;
-  formulasEscaped: number;
+  output: DocumentOutput;
 }
 
 /** Writes `source` converted to `to` into the new file `path`, record by record as it is read. */
@@ -200,17 +146,12 @@ async function writeDocument(
   path: string,
   to: InputFormat,
   options: ConvertOptions,
+  prices: PriceConverter | null,
 ): Promise<WrittenDocument> {
   const fd = openSync(path, "wx");
   try {
-    const out = fileBytes(fd);
-    if (to === "json")
-      return { report: await pipeSource(source, new JsonWriter(out), options), formulasEscaped: 0 };
-    const rows = { escapeFormulas: options.escapeFormulas ?? true };
-    const writer =
-      to === "xlsx" ? new XlsxWriter((chunk) => out.bytes(chunk), rows) : new CsvWriter(out, rows);
-    const report = await pipeSource(source, writer, options);
-    return { report, formulasEscaped: writer.formulasEscaped };
+    const output = new DocumentOutput(to, fileBytes(fd), options, prices);
+    return { report: await pass(source, normalizeValidateOptions(options), output.router), output };
   } finally {
     closeSync(fd);
   }

@@ -3,6 +3,7 @@
 // line break chosen from the header line — what the parser of the rest (in this thread or a
 // worker) needs to know.
 
+import { Buffer } from "../_internal/buffer.js";
 import { mayBeSignature, signatureOf } from "../_internal/fileSignature.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";

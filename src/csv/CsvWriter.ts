@@ -5,10 +5,10 @@
 // escaped unless told otherwise. CanonicalRows makes the rows (a workbook's writer uses them
 // too); CsvWriter has them quoted by csv-stringify in batches.
 
-import { stringify } from "csv-stringify/sync";
-import { BufferedOut } from "../_internal/BufferedOut.js";
+import { ChunkedOut } from "../_internal/ChunkedOut.js";
 import { SpillList } from "../_internal/SpillList.js";
 import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
+import { stringify } from "./_csvStringify.js";
 import { escapeFormula, formatList, isFormula } from "./cells.js";
 import { CANONICAL_COLUMNS, USER_COLUMNS } from "./columns.js";
 
@@ -147,11 +147,11 @@ export abstract class CanonicalRows implements DocumentWriter {
 
 /** A DocumentWriter producing CSV text in the canonical layout. */
 export class CsvWriter extends CanonicalRows {
-  readonly #out: BufferedOut;
+  readonly #out: ChunkedOut;
 
   constructor(out: TextOut, options: CsvWriterOptions = {}) {
     super(options);
-    this.#out = new BufferedOut(out);
+    this.#out = new ChunkedOut(out);
     this.#out.write(`${CANONICAL_COLUMNS.join(",")}\n`);
   }
 

@@ -3,6 +3,7 @@
 // license; past a memory budget the license holding the most goes to a temporary file.
 
 import { ByteLog, writeText } from "../_internal/ByteLog.js";
+import type { Buffer } from "../_internal/buffer.js";
 import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
 
 /** One license user as its row gives it. */

@@ -2,7 +2,7 @@
 // before it (the JSON reader completes a license only at its end) wait in a spill list, so
 // that each license is written with its name first and memory stays bounded.
 
-import { BufferedOut } from "../_internal/BufferedOut.js";
+import { ChunkedOut } from "../_internal/ChunkedOut.js";
 import { SpillList } from "../_internal/SpillList.js";
 import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
 
@@ -15,7 +15,7 @@ const json = (value: unknown) => JSON.stringify(value ?? null);
 
 /** A DocumentWriter producing JSON text; it takes values as read (anything JSON.stringify takes). */
 export class JsonWriter implements DocumentWriter {
-  readonly #out: BufferedOut;
+  readonly #out: ChunkedOut;
   #section: Section = "none";
   #sections = 0;
   #items = 0;
@@ -27,7 +27,7 @@ export class JsonWriter implements DocumentWriter {
   #openUsers = 0;
 
   constructor(out: TextOut) {
-    this.#out = new BufferedOut(out);
+    this.#out = new ChunkedOut(out);
     this.#out.write("{");
   }
 

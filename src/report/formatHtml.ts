@@ -12,11 +12,14 @@ import type { Report } from "./Report.js";
 export interface HtmlFormatOptions {
   /** Source excerpts by finding (the CLI reads them from the file); none when absent. */
   excerpts?: ReadonlyMap<Finding, Excerpt>;
+  /** Where each code is explained: its code cells link there. None: the codes are not links. */
+  codeLink?: (code: string) => string;
 }
 
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
-const STYLE = `
+/** The report's look, which syncfile serve's page adopts too. */
+export const REPORT_STYLE = `
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 75rem; padding: 1rem 1.5rem; color: #1d1d1f; }
 h1 { font-size: 1.3rem; } h2 { font-size: 1.1rem; margin: 2rem 0 .5rem; overflow-wrap: anywhere; }
 .banner { padding: .75rem 1rem; border-radius: .4rem; font-weight: 600; }
@@ -70,18 +73,22 @@ export function formatHtml(reports: readonly Report[], options: HtmlFormatOption
 <meta http-equiv="Content-Security-Policy" content="${POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${REPORT_STYLE}</style>
 </head>
 <body>
 <h1>syncfile ${reports.some((report) => report.output) ? "conversion" : "validation"} report</h1>
-${reports.map((report, i) => section(report, i, options)).join("\n")}
+${reports.map((report, i) => reportSection(report, i, options)).join("\n")}
 <script>${SCRIPT}</script>
 </body>
 </html>
 `;
 }
 
-function section(report: Report, index: number, options: HtmlFormatOptions): string {
+/**
+ * One report's section: its banner, the counts by code, the filters and the findings with their
+ * source lines (what syncfile serve's page shows too). `index` makes its heading's id.
+ */
+export function reportSection(report: Report, index: number, options: HtmlFormatOptions = {}): string {
   const { error, warning, byCode } = report.counts;
   const s = report.stats;
   const verdict = report.valid ? "valid" : "invalid";
@@ -99,7 +106,7 @@ function section(report: Report, index: number, options: HtmlFormatOptions): str
       '<thead><tr><th scope="col">Code</th><th scope="col">Severity</th><th scope="col">What</th><th scope="col">Count</th></tr></thead><tbody>',
       ...codes.map(([code, n]) => {
         const entry = isCode(code) ? catalog[code] : null;
-        return `<tr><td><code>${escapeHtml(code)}</code></td><td class="${entry?.severity ?? ""}">${entry?.severity ?? ""}</td><td>${escapeHtml(entry?.title ?? "")}</td><td class="n">${n.toLocaleString("en-US")}</td></tr>`;
+        return `<tr><td>${codeCell(code, options)}</td><td class="${entry?.severity ?? ""}">${entry?.severity ?? ""}</td><td>${escapeHtml(entry?.title ?? "")}</td><td class="n">${n.toLocaleString("en-US")}</td></tr>`;
       }),
       "</tbody></table>",
     );
@@ -136,7 +143,7 @@ function findingsTable(report: Report, options: HtmlFormatOptions): string {
     return `<tr data-severity="${f.severity}" data-code="${escapeHtml(f.code)}">
 <td>${place ? `<code>${escapeHtml(place)}</code>` : ""}${path ? `<div class="where">${escapeHtml(path)}</div>` : ""}</td>
 <td class="${f.severity}">${f.severity}</td>
-<td><code>${escapeHtml(f.code)}</code></td>
+<td>${codeCell(f.code, options)}</td>
 <td>${escapeHtml(f.message)}${f.hint ? `<div class="hint">hint: ${escapeHtml(f.hint)}</div>` : ""}${excerpt ? source(excerpt, f.column !== undefined) : ""}</td>
 </tr>`;
   });
@@ -159,6 +166,11 @@ function source(excerpt: Excerpt, marked: boolean): string {
     line = `${escapeHtml(text.slice(0, caret))}<mark>${at ? escapeHtml(at) : " "}</mark>${escapeHtml(text.slice(caret + at.length))}`;
   }
   return `<pre><span class="gutter">${excerpt.line} | </span>${line}</pre>`;
+}
+
+function codeCell(code: string, options: HtmlFormatOptions): string {
+  const text = `<code>${escapeHtml(code)}</code>`;
+  return options.codeLink ? `<a href="${escapeHtml(options.codeLink(code))}">${text}</a>` : text;
 }
 
 function fileOf(report: Report): string {

@@ -1,5 +1,6 @@
 // The fastify application: schemas validated by ajv with the refusal sentences as annotations,
-// the plugins (errors, the OpenAPI document, keys and rate limits) and the routes of each area.
+// the plugins (errors, the OpenAPI document, the page and CORS, keys and rate limits) and the
+// routes of each area.
 
 import type { Ajv } from "ajv";
 import Fastify, { type FastifyInstance } from "fastify";
@@ -7,6 +8,7 @@ import type { ApiKeys } from "./ApiKeys.js";
 import authentication from "./plugins/authentication.js";
 import errors from "./plugins/errors.js";
 import openapi from "./plugins/openapi.js";
+import page from "./plugins/page.js";
 import type { ServerContext } from "./routes/_context.js";
 import { MESSAGE_KEYWORDS } from "./routes/_schemas.js";
 import { accessReviewsRoutes } from "./routes/accessReviews.js";
@@ -16,7 +18,11 @@ import { storageRoutes } from "./routes/storage.js";
 import { syncsRoutes } from "./routes/syncs.js";
 
 /** The application of `context`, its API keys `keys`, ready to listen. */
-export async function buildApp(context: ServerContext, keys: ApiKeys): Promise<FastifyInstance> {
+export async function buildApp(
+  context: ServerContext,
+  keys: ApiKeys,
+  cors: readonly string[] = [],
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
@@ -33,6 +39,7 @@ export async function buildApp(context: ServerContext, keys: ApiKeys): Promise<F
   try {
     await app.register(errors);
     await app.register(openapi);
+    await app.register(page, { cors });
     await app.register(authentication, { keys, limits: context.rateLimits, clock: context.clock });
     for (const routes of [filesRoutes, syncsRoutes, accessReviewsRoutes, appAccountsRoutes, storageRoutes]) {
       await app.register(routes, context);

@@ -10,6 +10,7 @@ import { AccessReviews } from "./AccessReviews.js";
 import { ApiKeys } from "./ApiKeys.js";
 import { buildApp } from "./app.js";
 import type { ServerOptions, SyncfileServer } from "./options.js";
+import { corsOrigins } from "./plugins/page.js";
 import { openEmbedded } from "./repositories/embedded.js";
 import { openPostgres } from "./repositories/postgres.js";
 import type { Repositories } from "./repositories/types.js";
@@ -30,6 +31,7 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   const { keys, created } = ApiKeys.forDataDir(dataDir, options.apiKeys ?? []);
   const currency = { displayCurrency, sourceCurrency, ...(options.rates ? { rates: options.rates } : {}) };
   const maxUploadBytes = options.maxUploadBytes ?? 5 * 1024 ** 3;
+  const cors = corsOrigins(options.cors ?? []);
 
   const { files, syncs, appAccounts, accessReviews, rateLimits, blobs, close } = await openBackend(
     options,
@@ -42,7 +44,7 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   let app: FastifyInstance | null = null;
   try {
     if (seed) await accessReviews.addSeed(seed, new Date(clock()));
-    app = await buildApp({ ...context, syncs: runner }, keys);
+    app = await buildApp({ ...context, syncs: runner }, keys, cors);
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 8080 });
   } catch (error) {
     await app?.close();

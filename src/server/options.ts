@@ -39,6 +39,8 @@ export interface ServerOptions {
   reportDelayMs?: number;
   /** Run report generation every second (default true; tests call generateReports()). */
   backgroundReports?: boolean;
+  /** Origins whose pages may call this server (CORS), e.g. `https://admin.example.com`. Default none. */
+  cors?: readonly string[];
 }
 
 /** A running server. */

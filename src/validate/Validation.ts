@@ -1,10 +1,10 @@
 // The push-based core of a validation pass in one thread: bytes in, report out (the library's
-// face of the pass that validate/pass.ts builds).
+// face of OnePass). What a browser validates a file with: nothing on its path needs Node.
 
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
+import { OnePass } from "./OnePass.js";
 import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
-import { OnePass } from "./pass.js";
 
 /** One validation pass over one file: `push(bytes)` as they arrive, then `end()` for the report. */
 export class Validation {

@@ -1,22 +1,21 @@
-// One pass over a data file, built in one place: the reader of its format (JSON, CSV or a workbook), the
-// core (checks and collector) and an optional tap that receives each record after the checks;
-// and the choice of how it runs — in this thread, JSON on two worker threads, or CSV parsed on
-// one. Validation, conversion, normalisation and the server's sync all get their pass here.
+// One pass over a data file, chosen in one place: in this thread (OnePass, for JSON and CSV), JSON
+// on two worker threads, CSV parsed on one, or a workbook read from its file; with the core
+// (checks and collector) and an optional tap that receives each record after the checks.
+// Validation, conversion, normalisation and the server's sync all get their pass here.
 
 import { stat } from "node:fs/promises";
 import { asBytes, type ByteSource } from "../_internal/byteSource.js";
 import { readChunks } from "../_internal/readChunks.js";
 import { withSpooledFile } from "../_internal/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
-import { CsvRecordReader } from "../csv/CsvRecordReader.js";
 import { BatchUsers } from "../csv/RowBatch.js";
 import { checkedByParser } from "../csv/RowUsers.js";
-import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import type { CollectedFindings } from "../report/ReportCollector.js";
 import { locateInSheet, readWorkbook } from "../xlsx/XlsxReader.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
+import { OnePass } from "./OnePass.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
@@ -65,58 +64,6 @@ export async function fileSource(path: string): Promise<PassSource> {
 /** A stream's bytes (strings as UTF-8) as a pass's source, of unknown size. */
 export function streamSource(source: ByteSource): PassSource {
   return { chunks: asBytes(source), size: null, path: null };
-}
-
-/**
- * A pass in this thread: the reader of the format feeding the core. `push(bytes)` as they
- * come, then `end()` for the report (the same on every call); `dispose()` releases the
- * temporary files of an abandoned pass.
- */
-export class OnePass {
-  readonly #options: NormalizedValidateOptions;
-  readonly #core: ValidationCore;
-  readonly #reader: JsonReader | CsvRecordReader;
-  #report: Report | null = null;
-
-  constructor(options: NormalizedValidateOptions, tap: ((record: DataRecord) => void) | null = null) {
-    if (options.format === "xlsx") {
-      throw new RangeError(
-        "a workbook is read from a file or a stream as a whole: use validateFile or validateStream",
-      );
-    }
-    this.#options = options;
-    this.#core = new ValidationCore(options, tap);
-    this.#reader =
-      options.format === "csv"
-        ? new CsvRecordReader(this.#core.sink, options)
-        : new JsonReader(this.#core.sink, options);
-  }
-
-  /** True once a fatal problem ended reading: later bytes are not looked at. */
-  get stopped(): boolean {
-    return this.#reader.stopped;
-  }
-
-  /** Reads and checks the next bytes (reused by the caller afterwards). */
-  push(chunk: Uint8Array): void {
-    this.#reader.push(chunk);
-    this.#options.onProgress?.(this.#reader.bytes);
-  }
-
-  /** Ends the pass and returns its report. */
-  end(): Report {
-    if (!this.#report) {
-      this.#reader.end();
-      this.#report = this.#core.end(this.#reader.stopped, this.#reader.bytes);
-    }
-    return this.#report;
-  }
-
-  /** Releases temporary files of an abandoned pass (end() does this itself). */
-  dispose(): void {
-    this.#core.dispose();
-    if (this.#reader instanceof CsvRecordReader) this.#reader.dispose();
-  }
 }
 
 /**

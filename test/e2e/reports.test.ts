@@ -7,7 +7,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readExecutions, readFileId, readUploadParameters } from "../../src/client/_tolerant.js";
 import {
   collectReports,
   createClient,
@@ -15,6 +14,7 @@ import {
   StateFileError,
   watchReports,
 } from "../../src/client/index.js";
+import { readExecutions, readFileId, readUploadParameters } from "../../src/http/tolerant.js";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { fixture } from "../support/paths.js";
 import { startProxy } from "../support/proxy.js";

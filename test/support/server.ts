@@ -214,7 +214,9 @@ export async function uploadFile(
   );
   if (url.status !== 200) throw new Error(`upload URL: ${url.status} ${url.text}`);
   const { url: target, filePath } = url.body.uploadFileParameters as { url: string; filePath: string };
-  const put = await fetch(target, { method: "PUT", headers: { "content-type": contentType }, body: bytes });
+  // a copy of its own, an ArrayBuffer's (the DOM's fetch, which the page's tests see, wants that)
+  const body = typeof bytes === "string" ? bytes : new Uint8Array(bytes);
+  const put = await fetch(target, { method: "PUT", headers: { "content-type": contentType }, body });
   if (put.status !== 200) throw new Error(`storage PUT: ${put.status} ${await put.text()}`);
   const registered = await call(base, "POST", "/v1.0/files", {
     json: { path: filePath, type: options.type ?? "customIntegrationData" },

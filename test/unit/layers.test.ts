@@ -20,6 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["server", "client"],
   ["cli"],
   ["."], // src/index.ts and the other entry points: re-exports of everything
+  ["web"], // the page syncfile serve shows: on the browser entry (src/browser.ts)
 ];
 /** The bottom layer's folders may use one another: they are the vocabulary of the rest. */
 const SHARED = new Set(LAYERS[0]);

@@ -13,7 +13,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { BufferedOut, fileBytes } from "../../_internal/BufferedOut.js";
+import { ChunkedOut } from "../../_internal/ChunkedOut.js";
+import { fileBytes } from "../../_internal/fileBytes.js";
 import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
 import {
   ACCOUNT_LICENSE_USERS,
@@ -30,7 +31,7 @@ const READ_BYTES = 1 << 20;
 class CopyTextFile<R, C extends string> {
   readonly #fd: number;
   readonly #prefix: string;
-  readonly #out: BufferedOut;
+  readonly #out: ChunkedOut;
   #written = 0;
   #state: "open" | "ended" | "abandoned" = "open";
   #followed = false; // the reader reached the end: abandoning is too late
@@ -45,7 +46,7 @@ class CopyTextFile<R, C extends string> {
   ) {
     this.#fd = openSync(path, "wx");
     this.#prefix = `${fixed.map(copyText).join("\t")}\t`;
-    this.#out = new BufferedOut(
+    this.#out = new ChunkedOut(
       fileBytes(this.#fd, (bytes) => {
         this.#written += bytes;
         this.#wakeReader();

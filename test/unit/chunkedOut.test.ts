@@ -1,12 +1,12 @@
-// The writers' buffered output: bytes encoded straight into a buffer write exactly what the
+// The writers' chunked output: bytes encoded straight into a buffer write exactly what the
 // string sink receives, encoded — whatever the mix of pieces (non-Latin-1, astral, pieces
 // larger than a chunk) and however they fall across chunk boundaries.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BufferedOut } from "../../src/_internal/BufferedOut.js";
+import { ChunkedOut } from "../../src/_internal/ChunkedOut.js";
 
-describe("BufferedOut", () => {
+describe("ChunkedOut", () => {
   it("gives a byte sink the UTF-8 of what a string sink gets", () => {
     const piece = fc.oneof(
       fc.string({ unit: "grapheme", maxLength: 40 }),
@@ -15,11 +15,11 @@ describe("BufferedOut", () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
         let text = "";
-        const strings = new BufferedOut((s) => {
+        const strings = new ChunkedOut((s) => {
           text += s;
         });
         const chunks: Uint8Array[] = [];
-        const bytes = new BufferedOut({
+        const bytes = new ChunkedOut({
           bytes: (chunk) => {
             chunks.push(Uint8Array.from(chunk)); // its memory is used again after the call
           },

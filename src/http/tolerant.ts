@@ -1,9 +1,9 @@
 // Reading the service's answers tolerantly (the README's "Tolerant reading", in "`syncfile
 // push`, `download`, `reports`: the client"): the upload parameters wrapped or flat, every
 // array-valued `…Executions` key as a bucket, the report's file id found by its name.
-// Where our server and the real service differ in a guess, the client keeps working.
+// Where our server and the real service differ in a guess, the client (and the page) keep working.
 
-import type { Execution, ExecutionState, UploadFileParameters } from "../http/operations.js";
+import type { Execution, ExecutionState, UploadFileParameters } from "./operations.js";
 
 /** Executions by bucket, as the service sent them (the three known buckets always present). */
 export interface Executions {

@@ -3,23 +3,13 @@
 // pieces into one string first costs more, most of all once one of them is outside Latin-1
 // (the whole chunk becomes two bytes a character, then is encoded again).
 
-import { writeSync } from "node:fs";
-import type { BytesOut, TextOut } from "../model/DocumentWriter.js";
+import type { TextOut } from "../model/DocumentWriter.js";
+import { Buffer } from "./buffer.js";
 
 const CHUNK = 1 << 16;
 
-/** A sink that writes every byte it is given to the open file `fd`, then calls `written`. */
-export function fileBytes(fd: number, written: (bytes: number) => void = () => {}): BytesOut {
-  return {
-    bytes(chunk) {
-      for (let at = 0; at < chunk.length; ) at += writeSync(fd, chunk, at);
-      written(chunk.length);
-    },
-  };
-}
-
-/** Buffered text output. */
-export class BufferedOut {
+/** Text output handed on in chunks of about 64 KB. */
+export class ChunkedOut {
   readonly #text: ((chunk: string) => void) | null;
   readonly #bytes: ((chunk: Uint8Array) => void) | null;
   #parts: string[] = [];

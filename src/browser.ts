@@ -1,0 +1,18 @@
+// syncfile in a browser: what a page (or its Web Worker) needs to validate and convert a File
+// with the same code as the CLI. Re-exports only. A browser build resolves each module X.ts that
+// has a sibling X.browser.ts to the sibling (the platform seams: spills in memory, the `buffer`
+// package, the browser bundles of csv-parse and csv-stringify); nothing on this path imports a
+// Node module, which test/unit/browser.test.ts holds by bundling it for the browser.
+
+export { Conversion } from "./convert/Conversion.js";
+export type { ConvertOptions } from "./convert/options.js";
+export type { BytesOut } from "./model/DocumentWriter.js";
+export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
+export { excerptFrom, excerptWindow } from "./report/excerptFrom.js";
+export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
+export { formatHtml, type HtmlFormatOptions } from "./report/formatHtml.js";
+export { formatJson } from "./report/formatJson.js";
+export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from "./report/formatText.js";
+export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
+export type { InputFormat, ValidateOptions } from "./validate/options.js";
+export { Validation } from "./validate/Validation.js";

@@ -1,0 +1,394 @@
+// The page `syncfile serve` shows at /: drop or pick a data file, see whether it is right and
+// where it is wrong (checked in this browser, by the library, in a worker), download it as
+// JSON or CSV, push it to the service, and fetch the access-review report archives. The
+// report is shown with the same section as `syncfile validate --format html`.
+
+import "./page.css";
+import { catalog, type Excerpt, type Finding, type Report } from "../browser.js";
+import type { Execution, SyncSummary } from "../http/operations.js";
+import { isRunningBucket } from "../http/tolerant.js";
+import { REPORT_STYLE, reportSection } from "../report/formatHtml.js";
+import { formatBytes } from "../report/formatText.js";
+import { formatOf, type InputFormat } from "../validate/options.js";
+import type { Job, JobMessage } from "./protocol.js";
+import { downloadFile, listExecutions, pushFile, type Service, ServiceError } from "./service.js";
+
+const KEY_STORAGE = "syncfile.key";
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const ui = {
+  drop: $("drop"),
+  file: $<HTMLInputElement>("file"),
+  format: $<HTMLSelectElement>("format"),
+  progressRow: $("progress-row"),
+  progress: $<HTMLProgressElement>("progress"),
+  progressText: $("progress-text"),
+  cancel: $<HTMLButtonElement>("cancel"),
+  message: $("message"),
+  resultSection: $("result-section"),
+  result: $("result"),
+  downloadJson: $<HTMLButtonElement>("download-json"),
+  downloadCsv: $<HTMLButtonElement>("download-csv"),
+  downloadNote: $("download-note"),
+  pushForm: $<HTMLFormElement>("push-form"),
+  base: $<HTMLInputElement>("base"),
+  key: $<HTMLInputElement>("key"),
+  account: $<HTMLInputElement>("account"),
+  push: $<HTMLButtonElement>("push"),
+  pushStatus: $("push-status"),
+  pushResult: $("push-result"),
+  reviews: $<HTMLButtonElement>("reviews"),
+  reviewsStatus: $("reviews-status"),
+  reviewsResult: $("reviews-result"),
+  codes: $("codes"),
+  codesDetails: $<HTMLDetailsElement>("codes-details"),
+};
+
+/** The file chosen, how it is read, and its report once checked. */
+let chosen: { file: File; format: InputFormat; report: Report | null } | null = null;
+/** The worker running a job, if one runs. */
+let running: { worker: Worker; stop: () => void } | null = null;
+
+// ── the file ──
+
+ui.file.addEventListener("change", () => {
+  const file = ui.file.files?.[0];
+  if (file) void check(file);
+});
+ui.format.addEventListener("change", () => {
+  if (chosen) void check(chosen.file);
+});
+for (const type of ["dragenter", "dragover"]) {
+  ui.drop.addEventListener(type, (event) => {
+    event.preventDefault();
+    ui.drop.classList.add("over");
+  });
+}
+ui.drop.addEventListener("dragleave", () => ui.drop.classList.remove("over"));
+ui.drop.addEventListener("drop", (event) => {
+  event.preventDefault();
+  ui.drop.classList.remove("over");
+  const file = (event as DragEvent).dataTransfer?.files[0];
+  if (file) void check(file);
+});
+ui.cancel.addEventListener("click", () => running?.stop());
+
+/** Validates `file` and shows its report. */
+async function check(file: File): Promise<void> {
+  const format = (ui.format.value as InputFormat | "") || formatOf(file.name);
+  chosen = { file, format, report: null };
+  showMessage(null);
+  ui.resultSection.hidden = true;
+  setDownloads(null);
+  const done = await runJob({ type: "validate", file, format }, `Checking ${file.name}`);
+  if (done?.type !== "report" || chosen?.file !== file) return;
+  chosen.report = done.report;
+  const excerpts = new Map<Finding, Excerpt>(
+    done.excerpts.map(([i, excerpt]) => [done.report.findings[i] as Finding, excerpt]),
+  );
+  showReport(ui.result, done.report, excerpts);
+  ui.resultSection.hidden = false;
+  setDownloads(done.report);
+  ui.result.querySelector<HTMLElement>(".banner")?.focus();
+}
+
+/** Runs `job` in a fresh worker with the progress bar showing; its last message, or null when stopped. */
+function runJob(job: Job, doing: string): Promise<JobMessage | null> {
+  running?.stop();
+  const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  ui.progressRow.hidden = false;
+  ui.progress.value = 0;
+  ui.progressText.textContent = `${doing}…`;
+  return new Promise((resolve) => {
+    const finish = (message: JobMessage | null) => {
+      worker.terminate();
+      if (running?.worker === worker) running = null;
+      ui.progressRow.hidden = true;
+      resolve(message);
+    };
+    running = {
+      worker,
+      stop: () => {
+        showMessage(`${doing}: stopped.`);
+        finish(null);
+      },
+    };
+    worker.onmessage = (event: MessageEvent<JobMessage>) => {
+      const message = event.data;
+      if (message.type === "progress") {
+        ui.progress.value = message.total > 0 ? message.bytes / message.total : 1;
+        ui.progressText.textContent = `${doing}: ${formatBytes(message.bytes)} of ${formatBytes(message.total)}`;
+        return;
+      }
+      if (message.type === "failed") showMessage(`${doing} failed: ${message.message}`);
+      finish(message);
+    };
+    worker.onerror = (event) => {
+      showMessage(`${doing} failed: ${event.message || "the worker stopped"}`);
+      finish(null);
+    };
+    worker.postMessage(job);
+  });
+}
+
+function showMessage(text: string | null): void {
+  ui.message.hidden = text === null;
+  ui.message.textContent = text ?? "";
+}
+
+// ── the report ──
+
+// the report's look, from the same source as the HTML report's (no inline style: CSP)
+const reportSheet = new CSSStyleSheet();
+reportSheet.replaceSync(REPORT_STYLE.replace(/(^|\n)body \{[^}]*\}/, ""));
+document.adoptedStyleSheets = [...document.adoptedStyleSheets, reportSheet];
+
+/** Shows `report` in `into`, its filters working and its codes linked to their explanation. */
+function showReport(into: HTMLElement, report: Report, excerpts = new Map<Finding, Excerpt>()): void {
+  into.innerHTML = reportSection(report, 0, { excerpts, codeLink: (code) => `#code-${code}` });
+  const banner = into.querySelector<HTMLElement>(".banner");
+  if (banner) banner.tabIndex = -1;
+  const rows = [...into.querySelectorAll<HTMLTableRowElement>("tbody.findings tr")];
+  const boxes = [...into.querySelectorAll<HTMLInputElement>(".filters input[type=checkbox]")];
+  const code = into.querySelector<HTMLSelectElement>(".filters select");
+  const shown = into.querySelector(".shown");
+  if (!code || !shown) return;
+  const apply = () => {
+    const severities = new Set(boxes.filter((box) => box.checked).map((box) => box.value));
+    const visible = rows.filter((row) => {
+      row.hidden = !(
+        severities.has(row.dataset.severity ?? "") && [row.dataset.code, ""].includes(code.value)
+      );
+      return !row.hidden;
+    });
+    shown.textContent = `${visible.length} of ${rows.length} shown`;
+  };
+  for (const input of [...boxes, code]) input.addEventListener("change", apply);
+  apply();
+}
+
+// ── downloads ──
+
+function setDownloads(report: Report | null): void {
+  const usable = report?.valid === true && chosen !== null;
+  ui.downloadJson.disabled = !usable;
+  ui.downloadCsv.disabled = !usable;
+  ui.push.disabled = !usable;
+  ui.downloadNote.textContent =
+    report && !report.valid ? "Fix the errors above to download or push the file." : "";
+}
+
+for (const [button, to] of [
+  [ui.downloadJson, "json"],
+  [ui.downloadCsv, "csv"],
+] as const) {
+  button.addEventListener("click", async () => {
+    if (!chosen) return;
+    const { file, format } = chosen;
+    const done = await runJob(
+      { type: "convert", file, format, to },
+      `Converting ${file.name} to ${to.toUpperCase()}`,
+    );
+    if (done?.type !== "converted") return;
+    if (!done.output) {
+      showMessage(`The conversion found errors: ${done.report.counts.error} (nothing was written).`);
+      return;
+    }
+    save(done.output, `${file.name.replace(/\.(json|csv|xlsx|xlsm)$/i, "")}.${to}`);
+  });
+}
+
+/** Offers `blob` to the user as a file called `name`. */
+function save(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+// ── push ──
+
+ui.base.value = new URLSearchParams(location.search).get("service") ?? location.origin;
+ui.key.value = sessionStorage.getItem(KEY_STORAGE) ?? "";
+ui.key.addEventListener("input", () => sessionStorage.setItem(KEY_STORAGE, ui.key.value));
+
+function service(): Service | null {
+  if (!ui.pushForm.reportValidity()) return null;
+  return { base: ui.base.value, key: ui.key.value };
+}
+
+const waiting = (status: HTMLElement) => (why: string, seconds: number) => {
+  status.textContent = `${why}: ${seconds} s`;
+};
+
+ui.pushForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const target = service();
+  if (!target || !chosen?.report?.valid) return;
+  const { file, format } = chosen;
+  ui.push.disabled = true;
+  ui.pushResult.replaceChildren();
+  try {
+    let body: Blob = file;
+    let name = file.name;
+    let sent: "json" | "csv" = format === "csv" ? "csv" : "json";
+    if (format === "xlsx") {
+      // a workbook goes up as the JSON it converts to, as `syncfile push` sends it
+      const done = await runJob(
+        { type: "convert", file, format, to: "json" },
+        `Converting ${file.name} to JSON`,
+      );
+      if (done?.type !== "converted" || !done.output) return;
+      body = done.output;
+      name = file.name.replace(/\.xls[xm]$/i, ".json");
+      sent = "json";
+    }
+    const summary = await pushFile(
+      target,
+      body,
+      name,
+      sent,
+      Number(ui.account.value),
+      (step) => {
+        ui.pushStatus.textContent = step;
+      },
+      waiting(ui.pushStatus),
+    );
+    ui.pushStatus.textContent = `Synced ${name} into app account ${summary.idAppAccount}.`;
+    ui.pushResult.append(summaryTable(summary));
+  } catch (error) {
+    ui.pushStatus.textContent = error instanceof Error ? error.message : String(error);
+    const report = error instanceof ServiceError ? (error.body?.report as Report | undefined) : undefined;
+    if (report?.findings) showReport(ui.pushResult, report);
+  } finally {
+    ui.push.disabled = !chosen?.report?.valid;
+  }
+});
+
+function summaryTable(summary: SyncSummary): HTMLTableElement {
+  const rows: [string, string][] = [
+    ["sync", String(summary.idSync)],
+    ["file", String(summary.idFile)],
+    ["format", summary.format],
+    ["users", `${summary.users} (${summary.activeUsers} active)`],
+    ["licenses", String(summary.licenses)],
+    ["license users", String(summary.licenseUsers)],
+    ["warnings", String(summary.warnings)],
+    ["display currency", summary.displayCurrency],
+    ["took", `${summary.durationMs} ms`],
+  ];
+  return table(
+    "The sync's summary",
+    ["what", "value"],
+    rows.map(([k, v]) => [text(k), text(v)]),
+  );
+}
+
+// ── access reviews ──
+
+ui.reviews.addEventListener("click", async () => {
+  const target = service();
+  if (!target) return;
+  ui.reviews.disabled = true;
+  ui.reviewsStatus.textContent = "Listing the executions…";
+  ui.reviewsResult.replaceChildren();
+  try {
+    const executions = await listExecutions(target, waiting(ui.reviewsStatus));
+    const buckets = Object.entries(executions.buckets);
+    const count = buckets.reduce((n, [, list]) => n + list.length, 0);
+    ui.reviewsStatus.textContent = `${count} executions.`;
+    for (const [bucket, list] of buckets) ui.reviewsResult.append(executionsTable(target, bucket, list));
+  } catch (error) {
+    ui.reviewsStatus.textContent = error instanceof Error ? error.message : String(error);
+  } finally {
+    ui.reviews.disabled = false;
+  }
+});
+
+function executionsTable(target: Service, bucket: string, list: Execution[]): HTMLTableElement {
+  const rows = list.map((execution) => {
+    const cell = document.createElement("td");
+    if (execution.reportFileId !== null) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Download report ${execution.reportFileId}`;
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        try {
+          const blob = await downloadFile(
+            target,
+            execution.reportFileId as number,
+            waiting(ui.reviewsStatus),
+          );
+          save(blob, `campaign-${execution.campaignId}-execution-${execution.id}.zip`);
+          ui.reviewsStatus.textContent = `Downloaded the report of execution ${execution.id}.`;
+        } catch (error) {
+          ui.reviewsStatus.textContent = error instanceof Error ? error.message : String(error);
+        } finally {
+          button.disabled = false;
+        }
+      });
+      cell.append(button);
+    } else {
+      cell.textContent = isRunningBucket(bucket) ? "running: no report yet" : "report being made";
+    }
+    return [
+      text(String(execution.id)),
+      text(execution.campaignName),
+      text(execution.state),
+      text(execution.completionTime ?? "—"),
+      cell,
+    ];
+  });
+  return table(`${bucket} (${list.length})`, ["execution", "campaign", "state", "completed", "report"], rows);
+}
+
+// ── shared bits ──
+
+function text(value: string): HTMLTableCellElement {
+  const cell = document.createElement("td");
+  cell.textContent = value;
+  return cell;
+}
+
+function table(caption: string, headings: string[], rows: HTMLTableCellElement[][]): HTMLTableElement {
+  const element = document.createElement("table");
+  element.createCaption().textContent = caption;
+  const head = element.createTHead().insertRow();
+  for (const heading of headings) {
+    const th = document.createElement("th");
+    th.scope = "col";
+    th.textContent = heading;
+    head.append(th);
+  }
+  const body = element.createTBody();
+  for (const cells of rows) body.insertRow().append(...cells);
+  return element;
+}
+
+// ── the codes ──
+
+for (const [code, entry] of Object.entries(catalog)) {
+  const term = document.createElement("dt");
+  term.id = `code-${code}`;
+  term.innerHTML = `<code></code> <span class="${entry.severity}"></span> `;
+  (term.firstChild as HTMLElement).textContent = code;
+  (term.children[1] as HTMLElement).textContent = entry.severity;
+  term.append(entry.title);
+  const detail = document.createElement("dd");
+  detail.textContent = `How to fix: ${entry.hint.replace(/\{\w+\}/g, "…")}`;
+  ui.codes.append(term, detail);
+}
+
+/** A code's link (#code-…) opens the list and shows the code. */
+function showCode(): void {
+  if (!location.hash.startsWith("#code-")) return;
+  ui.codesDetails.open = true;
+  document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+}
+window.addEventListener("hashchange", showCode);
+showCode();

@@ -1,0 +1,91 @@
+// The page's worker: validates or converts the chosen file with the library, in the browser
+// (nothing leaves the machine), away from the page's thread so the tab stays responsive. The
+// file is read as a stream, so its size is bounded by the time it takes, not by memory; the
+// page is told the bytes read a few times a second.
+
+import {
+  Conversion,
+  type Excerpt,
+  excerptFrom,
+  excerptWindow,
+  type Finding,
+  type Report,
+  Validation,
+} from "../browser.js";
+import type { Job, JobMessage } from "./protocol.js";
+
+/** How often progress is told, at most (ms). */
+const PROGRESS_EVERY_MS = 100;
+/** The findings given their source line (each costs a read of the file). */
+const MAX_EXCERPTS = 200;
+
+interface WorkerScope {
+  onmessage: ((event: MessageEvent<Job>) => void) | null;
+  postMessage(message: JobMessage): void;
+}
+const scope = globalThis as unknown as WorkerScope;
+
+scope.onmessage = (event) => {
+  run(event.data).catch((error: unknown) =>
+    scope.postMessage({ type: "failed", message: error instanceof Error ? error.message : String(error) }),
+  );
+};
+
+async function run(job: Job): Promise<void> {
+  const options = { format: job.format, file: job.file.name };
+  if (job.type === "validate") {
+    const validation = new Validation(options);
+    await read(job.file, validation);
+    const report = validation.end();
+    scope.postMessage({ type: "report", report, excerpts: await excerpts(job.file, report.findings) });
+    return;
+  }
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  // each chunk copied: the writer may reuse its buffer
+  const conversion = new Conversion(
+    { ...options, to: job.to },
+    { bytes: (chunk) => parts.push(new Uint8Array(chunk)) },
+  );
+  await read(job.file, conversion);
+  const report: Report = conversion.end();
+  const type = job.to === "csv" ? "text/csv" : "application/json";
+  scope.postMessage({ type: "converted", report, output: report.valid ? new Blob(parts, { type }) : null });
+}
+
+/** Streams `file` into `pass`, telling progress; stops early once the pass has stopped reading. */
+async function read(file: File, pass: { push(chunk: Uint8Array): void; readonly stopped: boolean }) {
+  const reader = file.stream().getReader();
+  let bytes = 0;
+  let told = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pass.push(value);
+      bytes += value.length;
+      if (pass.stopped) break;
+      const now = performance.now();
+      if (now - told >= PROGRESS_EVERY_MS) {
+        told = now;
+        scope.postMessage({ type: "progress", bytes, total: file.size });
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  scope.postMessage({ type: "progress", bytes: file.size, total: file.size });
+}
+
+/** The source lines of the first located findings, read back from the file by byte offset. */
+async function excerpts(file: File, findings: readonly Finding[]): Promise<[number, Excerpt][]> {
+  const out: [number, Excerpt][] = [];
+  for (const [i, f] of findings.entries()) {
+    if (out.length >= MAX_EXCERPTS) break;
+    if (f.offset === undefined || f.line === undefined || f.code === "file.type") continue;
+    const { start, end } = excerptWindow(f.offset);
+    const window = new Uint8Array(await file.slice(start, end).arrayBuffer());
+    const excerpt = excerptFrom(window, start, f.offset, f.line);
+    if (excerpt) out.push([i, excerpt]);
+  }
+  return out;
+}

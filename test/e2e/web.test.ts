@@ -1,0 +1,193 @@
+// The page at / in a real headless Chromium, against our server over real HTTP: a dropped file
+// is checked in the browser and its findings listed where the CLI puts them; a valid CSV
+// downloads as the JSON `syncfile convert` writes, byte for byte; a push shows the sync's
+// summary; a 25 MB file validates in a worker, the progress bar moving and the page answering
+// clicks meanwhile. No request leaves for another host. The page is the built one (dist/web/).
+
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Report } from "../../src/index.js";
+import { placeOf } from "../../src/report/formatText.js";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { browserUnavailable, dropFile, launchBrowser, openPage, screenshot } from "../support/browser.js";
+import { runCli } from "../support/cli.js";
+import { fixture } from "../support/paths.js";
+import { bigDocument, call, KEY, startServer } from "../support/server.js";
+
+const unavailable = browserUnavailable();
+if (unavailable) process.stdout.write(`the page's browser tests are skipped: ${unavailable}\n`);
+
+describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
+  let server: SyncfileServer;
+  let browser: Browser;
+  const hosts = new Set<string>();
+  const errors: string[] = [];
+  const dir = mkdtempSync(join(tmpdir(), "syncfile-web-"));
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await Promise.all([browser?.close(), server?.close()]);
+    rmSync(dir, { recursive: true, force: true });
+    // every request of every test went to our server (or stayed in the page: blob: URLs), and
+    // nothing in the page failed uncaught
+    expect([...hosts]).toEqual([new URL(server.url).host]);
+    expect(errors).toEqual([]);
+  });
+
+  /** The page, loaded, with its requests' hosts recorded. */
+  async function open(): Promise<Page> {
+    const opened = await openPage(browser);
+    const { page, requests } = opened;
+    page.on("close", () => {
+      errors.push(...opened.errors);
+      for (const url of requests) if (!/^(blob|data):/.test(url)) hosts.add(new URL(url).host);
+    });
+    await page.goto(`${server.url}/`);
+    return page;
+  }
+
+  /** The CLI's report of a fixture. */
+  async function cliReport(name: string): Promise<Report> {
+    const { stdout } = await runCli(["validate", fixture(name), "--format", "json"]);
+    return JSON.parse(stdout) as Report;
+  }
+
+  it.each([
+    "invalid/license.user.email.unknown.json",
+    "invalid/user.email.format.json",
+    "invalid/csv.row.user.csv",
+    "invalid/json.syntax.json",
+  ])("lists the findings of a dropped %s where the CLI puts them", async (name) => {
+    const page = await open();
+    try {
+      await dropFile(page, "#drop", name.split("/")[1] as string, readFileSync(fixture(name)));
+      await page.locator("#result .banner").waitFor();
+      expect(await page.locator("#result .banner").textContent()).toMatch(/^invalid — /);
+      const rows = await page.locator("#result tbody.findings tr").evaluateAll((trs) =>
+        trs.map((tr) => ({
+          where: tr.querySelector("td code")?.textContent ?? "",
+          code: tr.dataset.code,
+          message: (tr as HTMLTableRowElement).cells[3]?.firstChild?.textContent ?? "",
+        })),
+      );
+      const expected = (await cliReport(name)).findings;
+      expect(rows.map((r) => r.code)).toEqual(expected.map((f) => f.code));
+      expect(rows.map((r) => r.message)).toEqual(expected.map((f) => f.message));
+      // where the text format puts them: line:column, or a CSV row's line
+      expect(rows.map((r) => r.where)).toEqual(expected.map((f) => placeOf(f)));
+      expect(rows.some((r) => /^\d+/.test(r.where))).toBe(true);
+      // the download is offered for a valid file only
+      expect(await page.locator("#download-json").isDisabled()).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("marks the spot in the source line of a finding", async () => {
+    const page = await open();
+    try {
+      const name = "license.user.email.unknown.json";
+      await page.setInputFiles("#file", fixture(`invalid/${name}`));
+      const source = page.locator("#result tbody.findings tr pre").first();
+      await source.waitFor();
+      // the README's example: line 10, column 20
+      expect(await page.locator("#result tbody.findings tr td code").first().textContent()).toBe("10:20");
+      expect(await source.locator(".gutter").textContent()).toBe("10 | ");
+      expect(await source.locator("mark").textContent()).toBe('"');
+      await screenshot(page, "page-invalid");
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("downloads a valid CSV as the JSON syncfile convert writes, byte for byte", async () => {
+    const page = await open();
+    try {
+      await page.setInputFiles("#file", fixture("valid/example.csv"));
+      await page.locator("#result .banner.valid").waitFor();
+      await screenshot(page, "page-valid");
+      const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-json")]);
+      expect(download.suggestedFilename()).toBe("example.json");
+      const fromPage = readFileSync((await download.path()) as string);
+      const out = join(dir, "example.json");
+      const converted = await runCli(["convert", fixture("valid/example.csv"), out]);
+      expect(converted.code).toBe(0);
+      expect(fromPage.equals(readFileSync(out))).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("pushes a valid file and shows the sync's summary", async () => {
+    const page = await open();
+    try {
+      await page.setInputFiles("#file", fixture("valid/example.json"));
+      await page.locator("#result .banner.valid").waitFor();
+      await page.fill("#key", KEY);
+      await page.fill("#account", "4242");
+      await page.click("#push");
+      await page.locator("#push-result table").waitFor();
+      expect(await page.locator("#push-status").textContent()).toBe(
+        "Synced example.json into app account 4242.",
+      );
+      const account = await call(server.url, "GET", "/v1.0/appAccounts/4242");
+      expect(account.status).toBe(200);
+      const users = (account.body.lastSync as { users: number }).users;
+      expect(await page.locator("#push-result table").textContent()).toContain(`users${users} (`);
+      await screenshot(page, "page-pushed");
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("validates a 25 MB file in a worker: the progress bar moves and the page answers clicks meanwhile", async () => {
+    const page = await open();
+    try {
+      const big = join(dir, "big.json");
+      writeFileSync(big, bigDocument(210_000));
+      expect(statSync(big).size).toBeGreaterThan(25_000_000);
+      // what the page's own thread did while the worker read: each click handled, and the progress then
+      await page.evaluate(() => {
+        const seen: { value: number; running: boolean }[] = [];
+        const values: number[] = [];
+        Object.assign(window, { seen, values });
+        const bar = document.getElementById("progress") as HTMLProgressElement;
+        new MutationObserver(() => values.push(bar.value)).observe(bar, { attributes: true });
+        document.getElementById("account")?.addEventListener("click", () => {
+          const progress = document.getElementById("progress") as HTMLProgressElement;
+          seen.push({ value: progress.value, running: !document.getElementById("progress-row")?.hidden });
+        });
+      });
+      await page.setInputFiles("#file", big);
+      await page.waitForFunction(
+        () => (document.getElementById("progress") as HTMLProgressElement).value > 0,
+      );
+      await page.click("#account");
+      await page.keyboard.type("7");
+      await page.locator("#result .banner.valid").waitFor();
+      const { seen, values } = await page.evaluate(() => {
+        const { seen, values } = window as unknown as {
+          seen: { value: number; running: boolean }[];
+          values: number[];
+        };
+        return { seen, values };
+      });
+      // the bar moved: several values between empty and full, in order
+      const between = values.filter((v) => v > 0 && v < 1);
+      expect(new Set(between).size).toBeGreaterThanOrEqual(2);
+      expect(between).toEqual([...between].sort((a, b) => a - b));
+      expect(seen[0]?.running).toBe(true);
+      expect(seen[0]?.value).toBeGreaterThan(0);
+      expect(seen[0]?.value).toBeLessThan(1);
+      expect(await page.inputValue("#account")).toBe("7");
+      expect(await page.locator("#result .stats").first().textContent()).toContain("210,000 users");
+    } finally {
+      await page.close();
+    }
+  });
+});
