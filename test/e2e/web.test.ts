@@ -15,7 +15,7 @@ import type { SyncfileServer } from "../../src/server/index.js";
 import { browserUnavailable, dropFile, launchBrowser, openPage, screenshot } from "../support/browser.js";
 import { runCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
-import { bigDocument, call, KEY, startServer } from "../support/server.js";
+import { bigDocument, call, dataDir, holdSync, KEY, startServer } from "../support/server.js";
 
 const unavailable = browserUnavailable();
 if (unavailable) process.stdout.write(`the page's browser tests are skipped: ${unavailable}\n`);
@@ -23,12 +23,14 @@ if (unavailable) process.stdout.write(`the page's browser tests are skipped: ${u
 describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
   let server: SyncfileServer;
   let browser: Browser;
+  let data: string;
   const hosts = new Set<string>();
   const errors: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), "syncfile-web-"));
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    data = await dataDir();
+    [server, browser] = await Promise.all([startServer({ dataDir: data }), launchBrowser()]);
   });
   afterAll(async () => {
     await Promise.all([browser?.close(), server?.close()]);
@@ -140,6 +142,104 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       const users = (account.body.lastSync as { users: number }).users;
       expect(await page.locator("#push-result table").textContent()).toContain(`users${users} (`);
       await screenshot(page, "page-pushed");
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("is usable with the keyboard alone: pick a file, filter its findings, download, push", async () => {
+    const page = await open();
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent);
+    try {
+      await page.keyboard.press("Tab");
+      expect(await focused()).toBe("Skip to the file");
+      await page.keyboard.press("Tab");
+      expect(await focused()).toBe("file");
+      const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Space")]);
+      await chooser.setFiles(fixture("invalid/user.email.format.json"));
+      await page.locator("#result .banner.invalid").waitFor();
+      // the result takes the focus; then the code's link, and the filters
+      expect(await page.evaluate(() => document.activeElement?.classList.contains("banner"))).toBe(true);
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("href"))).toBe(
+        "#code-user.email.format",
+      );
+      await page.keyboard.press("Tab");
+      await page.keyboard.press("Space"); // untick "errors"
+      expect(await page.locator("#result .shown").textContent()).toBe("0 of 1 shown");
+      await page.keyboard.press("Space");
+      expect(await page.locator("#result .shown").textContent()).toBe("1 of 1 shown");
+
+      // a valid file: Shift+Tab back up to the file input
+      for (let i = 0; i < 6 && (await focused()) !== "file"; i++) await page.keyboard.press("Shift+Tab");
+      expect(await focused()).toBe("file");
+      const [again] = await Promise.all([page.waitForEvent("filechooser"), page.keyboard.press("Enter")]);
+      await again.setFiles(fixture("valid/example.csv"));
+      await page.locator("#result .banner.valid").waitFor();
+      await page.keyboard.press("Tab");
+      expect(await focused()).toBe("download-json");
+      const [download] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
+      expect(download.suggestedFilename()).toBe("example.json");
+
+      // the push form: Tab to each field, type, Enter submits
+      await page.keyboard.press("Tab"); // Download as CSV
+      await page.keyboard.press("Tab");
+      expect(await focused()).toBe("base");
+      await page.keyboard.press("Tab");
+      await page.keyboard.type(KEY);
+      await page.keyboard.press("Tab");
+      await page.keyboard.type("4343");
+      await page.keyboard.press("Enter");
+      await page.locator("#push-result table").waitFor();
+      expect(await page.locator("#push-status").textContent()).toBe(
+        "Synced example.csv into app account 4343.",
+      );
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("waits out a sync already running with a countdown, then shows the summary", async () => {
+    const page = await open();
+    try {
+      await page.setInputFiles("#file", fixture("valid/example.json"));
+      await page.locator("#result .banner.valid").waitFor();
+      const held = await holdSync(server.url, data, 4444);
+      await page.fill("#key", KEY);
+      await page.fill("#account", "4444");
+      await page.click("#push");
+      await page.waitForFunction(() =>
+        /another sync of this app account is running .*: \d+ s$/.test(
+          document.getElementById("push-status")?.textContent ?? "",
+        ),
+      );
+      await held.release();
+      expect((await held.answer).status).toBe(200);
+      await page.locator("#push-result table").waitFor({ timeout: 60_000 });
+      expect(await page.locator("#push-status").textContent()).toBe(
+        "Synced example.json into app account 4444.",
+      );
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("opens the HTML report offline, its filters working", async () => {
+    const report = join(dir, "report.html");
+    const made = await runCli(["validate", fixture("invalid/user.email.format.json"), "--format", "html"]);
+    expect(made.code).toBe(1);
+    writeFileSync(report, made.stdout);
+    const { page, requests, errors } = await openPage(browser);
+    try {
+      await page.context().setOffline(true);
+      await page.goto(`file://${report}`);
+      expect(await page.locator(".banner").textContent()).toBe("invalid — 1 error, 0 warnings");
+      expect(await page.locator(".shown").textContent()).toBe("1 of 1 shown");
+      await page.locator(".filters input[value=error]").uncheck();
+      expect(await page.locator(".shown").textContent()).toBe("0 of 1 shown");
+      expect(requests).toEqual([`file://${report}`]);
+      expect(errors).toEqual([]);
     } finally {
       await page.close();
     }
