@@ -4,9 +4,10 @@
 // report is shown with the same section as `syncfile validate --format html`.
 
 import "./page.css";
-import { catalog, type Excerpt, type Finding, type Report } from "../browser.js";
+import type { Excerpt, Finding, Report } from "../browser.js";
 import type { Execution, SyncSummary } from "../http/operations.js";
 import { isRunningBucket } from "../http/tolerant.js";
+import { catalog } from "../report/catalog.js";
 import { REPORT_STYLE, reportSection } from "../report/formatHtml.js";
 import { formatBytes } from "../report/formatText.js";
 import { formatOf, type InputFormat } from "../validate/options.js";
