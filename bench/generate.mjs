@@ -215,7 +215,7 @@ async function xlsxRows(path, csvPath, maxRows, { licenses, seed }) {
     const date = u.lastUsedDate ? new Date(`${u.lastUsedDate}T00:00:00Z`) : "";
     const id = /^\d+$/.test(u.id ?? "") ? Number(u.id) : (u.id ?? "");
     const user = [u.email, id, u.firstName, u.lastName, u.status, u.externalStatus, u.roles.join(";"), date];
-    const held = onePerUser ? 1 : Math.floor(random() * 4);
+    const held = Math.floor(random() * 4);
     if (held === 0) await add([...user, "", "", "", ""]);
     for (let k = 0; k < held; k++) {
       const l = (users * 7 + k * 5) % licenses;

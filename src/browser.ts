@@ -1,10 +1,13 @@
 // syncfile in a browser: what a page (or its Web Worker) needs to validate and convert a File
-// with the same code as the CLI. Re-exports only. A browser build resolves each module X.ts that
-// has a sibling X.browser.ts to the sibling (the platform seams: spills in memory, the `buffer`
-// package, the browser bundles of csv-parse and csv-stringify); nothing on this path imports a
+// with the same code as the CLI: JSON and CSV pushed through Validation and Conversion, a
+// workbook (.xlsx) read from the File itself, by position as a ZIP is, by validateWorkbook and
+// convertWorkbook. Re-exports only. A browser build resolves each module X.ts that has a sibling
+// X.browser.ts to the sibling (the platform seams: spills in memory, the `buffer` package, the
+// browser bundles of csv-parse and csv-stringify, the ZIP reader); nothing on this path imports a
 // Node module, which test/unit/browser.test.ts holds by bundling it for the browser.
 
 export { Conversion } from "./convert/Conversion.js";
+export { convertWorkbook } from "./convert/convertWorkbook.js";
 export type { ConvertOptions } from "./convert/options.js";
 export type { BytesOut } from "./model/DocumentWriter.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
@@ -16,3 +19,4 @@ export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from ".
 export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
 export type { InputFormat, ValidateOptions } from "./validate/options.js";
 export { Validation } from "./validate/Validation.js";
+export { validateWorkbook } from "./validate/validateWorkbook.js";

@@ -24,7 +24,7 @@ export class OnePass {
   constructor(options: NormalizedValidateOptions, tap: ((record: DataRecord) => void) | null = null) {
     if (options.format === "xlsx") {
       throw new RangeError(
-        "a workbook is read from a file or a stream as a whole: use validateFile or validateStream (in Node: a browser build reads no workbook yet)",
+        "a workbook is read from a file or a stream as a whole: use validateFile or validateStream in Node, validateWorkbook or convertWorkbook in a browser",
       );
     }
     this.#options = options;

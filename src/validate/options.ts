@@ -68,6 +68,19 @@ export function normalizeValidateOptions(options: ValidateOptions = {}): Normali
   };
 }
 
+/**
+ * normalizeValidateOptions for a pass that reads a workbook whatever its name (a Blob has none):
+ * the format is xlsx, and another one given is a RangeError.
+ */
+export function normalizeWorkbookOptions(options: ValidateOptions = {}): NormalizedValidateOptions {
+  if (options.format !== undefined && options.format !== "xlsx") {
+    throw new RangeError(
+      `a workbook is read as xlsx: leave format out, or give "xlsx", got ${String(options.format)}`,
+    );
+  }
+  return normalizeValidateOptions({ ...options, format: "xlsx" });
+}
+
 /** CSV for a `.csv` name, a workbook for `.xlsx` (and `.xlsm`), JSON otherwise. */
 export function formatOf(name: string | null | undefined): InputFormat {
   if (name && /\.csv$/i.test(name)) return "csv";

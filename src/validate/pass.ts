@@ -1,10 +1,11 @@
 // One pass over a data file, chosen in one place: in this thread (OnePass, for JSON and CSV), JSON
-// on two worker threads, CSV parsed on one, or a workbook read from its file; with the core
-// (checks and collector) and an optional tap that receives each record after the checks.
-// Validation, conversion, normalisation and the server's sync all get their pass here.
+// on two worker threads, CSV parsed on one, or a workbook read from its file (workbookPass);
+// with the core (checks and collector) and an optional tap that receives each record after the
+// checks. Validation, conversion, normalisation and the server's sync all get their pass here.
 
 import { stat } from "node:fs/promises";
 import { asBytes, type ByteSource } from "../_internal/byteSource.js";
+import { withFileRange } from "../_internal/fileRange.js";
 import { readChunks } from "../_internal/readChunks.js";
 import { withSpooledFile } from "../_internal/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
@@ -13,13 +14,13 @@ import { checkedByParser } from "../csv/RowUsers.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import type { CollectedFindings } from "../report/ReportCollector.js";
-import { locateInSheet, readWorkbook } from "../xlsx/XlsxReader.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
 import { OnePass } from "./OnePass.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
 import { jsonWorkersAvailable, validateParallel } from "./validateParallel.js";
+import { workbookPass } from "./workbookPass.js";
 
 /** How a pass ran: in the calling thread, JSON scanned and checked on two workers, or CSV parsed on one. */
 export type PassThreads = "one" | "json-workers" | "csv-worker";
@@ -136,9 +137,8 @@ export async function runPass(
     }
   }
   if (options.format === "xlsx") {
-    const report = source.path
-      ? await workbookPass(source.path, options, tap)
-      : await withSpooledFile(source.chunks, (path) => workbookPass(path, options, tap));
+    const read = (path: string) => withFileRange(path, (file) => workbookPass(file, options, tap));
+    const report = source.path ? await read(source.path) : await withSpooledFile(source.chunks, read);
     return { report, threads };
   }
   const one = new OnePass(options, tap);
@@ -150,31 +150,6 @@ export async function runPass(
     return { report: one.end(), threads };
   } finally {
     one.dispose();
-  }
-}
-
-/** A workbook's sheet read as CSV is: its rows assembled into records, each finding placed in its cell. */
-async function workbookPass(
-  path: string,
-  options: NormalizedValidateOptions,
-  tap: ((record: DataRecord) => void) | null,
-): Promise<Report> {
-  const core = new ValidationCore(options, tap);
-  const assembler = new CsvAssembler(core.sink);
-  try {
-    const read = await readWorkbook(path, assembler, {
-      maxRecordBytes: options.maxRecordBytes,
-      sheet: options.sheet,
-      onProgress: options.onProgress,
-    });
-    assembler.end(read.stopped);
-    const report = core.end(read.stopped, read.bytes);
-    locateInSheet(report, read);
-    if (read.sheet !== null) report.sheet = read.sheet;
-    return report;
-  } finally {
-    assembler.dispose();
-    core.dispose();
   }
 }
 

@@ -5,12 +5,14 @@
 
 import {
   Conversion,
+  convertWorkbook,
   type Excerpt,
   excerptFrom,
   excerptWindow,
   type Finding,
   type Report,
   Validation,
+  validateWorkbook,
 } from "../browser.js";
 import type { Job, JobMessage } from "./protocol.js";
 
@@ -32,31 +34,66 @@ scope.onmessage = (event) => {
 };
 
 async function run(job: Job): Promise<void> {
-  const options = { format: job.format, file: job.file.name };
+  const { file, format } = job;
+  // a workbook is read from the File itself (its parts are found from the end); its findings
+  // are cells, with no source line
+  const workbook = format === "xlsx";
+  const options = { format, file: file.name };
+  const progress = {
+    onProgress: throttled((bytes) => scope.postMessage({ type: "progress", bytes, total: file.size })),
+  };
   if (job.type === "validate") {
-    const validation = new Validation(options);
-    await read(job.file, validation);
-    const report = validation.end();
-    scope.postMessage({ type: "report", report, excerpts: await excerpts(job.file, report.findings) });
+    let report: Report;
+    if (workbook) report = await validateWorkbook(file, { ...options, ...progress });
+    else {
+      const validation = new Validation(options);
+      await read(file, validation);
+      report = validation.end();
+    }
+    done(file);
+    scope.postMessage({
+      type: "report",
+      report,
+      excerpts: workbook ? [] : await excerpts(file, report.findings),
+    });
     return;
   }
   const parts: Uint8Array<ArrayBuffer>[] = [];
   // each chunk copied: the writer may reuse its buffer
-  const conversion = new Conversion(
-    { ...options, to: job.to },
-    { bytes: (chunk) => parts.push(new Uint8Array(chunk)) },
-  );
-  await read(job.file, conversion);
-  const report: Report = conversion.end();
+  const out = { bytes: (chunk: Uint8Array) => parts.push(new Uint8Array(chunk)) };
+  let report: Report;
+  if (workbook) report = await convertWorkbook(file, { ...options, ...progress, to: job.to }, out);
+  else {
+    const conversion = new Conversion({ ...options, to: job.to }, out);
+    await read(file, conversion);
+    report = conversion.end();
+  }
+  done(file);
   const type = job.to === "csv" ? "text/csv" : "application/json";
   scope.postMessage({ type: "converted", report, output: report.valid ? new Blob(parts, { type }) : null });
+}
+
+/** `tell`, called at most every PROGRESS_EVERY_MS. */
+function throttled(tell: (bytes: number) => void): (bytes: number) => void {
+  let told = Number.NEGATIVE_INFINITY;
+  return (bytes) => {
+    const now = performance.now();
+    if (now - told < PROGRESS_EVERY_MS) return;
+    told = now;
+    tell(bytes);
+  };
+}
+
+/** The bar full: the whole file is read, or what stopped reading has been reached. */
+function done(file: File): void {
+  scope.postMessage({ type: "progress", bytes: file.size, total: file.size });
 }
 
 /** Streams `file` into `pass`, telling progress; stops early once the pass has stopped reading. */
 async function read(file: File, pass: { push(chunk: Uint8Array): void; readonly stopped: boolean }) {
   const reader = file.stream().getReader();
+  const tell = throttled((bytes) => scope.postMessage({ type: "progress", bytes, total: file.size }));
   let bytes = 0;
-  let told = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -64,16 +101,11 @@ async function read(file: File, pass: { push(chunk: Uint8Array): void; readonly 
       pass.push(value);
       bytes += value.length;
       if (pass.stopped) break;
-      const now = performance.now();
-      if (now - told >= PROGRESS_EVERY_MS) {
-        told = now;
-        scope.postMessage({ type: "progress", bytes, total: file.size });
-      }
+      tell(bytes);
     }
   } finally {
     await reader.cancel().catch(() => {});
   }
-  scope.postMessage({ type: "progress", bytes: file.size, total: file.size });
 }
 
 /** The source lines of the first located findings, read back from the file by byte offset. */

@@ -4,7 +4,7 @@
 // finding names its cell as Excel does (`Users!E3`); what is no workbook, or a damaged one, is
 // one finding saying what to do.
 
-import { stat } from "node:fs/promises";
+import type { ByteRange } from "../_internal/ByteRange.js";
 import type { CsvHeader, CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
 import type { Finding, FindingDetails } from "../report/Finding.js";
@@ -21,6 +21,7 @@ import {
   workbookPart,
 } from "./_workbook.js";
 import { parseXml } from "./_xml.js";
+import type { ZipArchive } from "./_ZipArchive.js";
 import { ZipParts } from "./_zip.js";
 
 /** What to read from a workbook. */
@@ -43,22 +44,25 @@ export interface WorkbookRead {
   columns: readonly string[] | null;
 }
 
-/** Reads the sheet of the workbook at `path` into `sink` (a CsvAssembler, as for CSV). */
+/**
+ * Reads the sheet of the workbook in `file` (a file's bytes in Node, a Blob's in a browser) into
+ * `sink` (a CsvAssembler, as for CSV).
+ */
 export async function readWorkbook(
-  path: string,
+  file: ByteRange,
   sink: CsvSink,
   options: WorkbookOptions,
 ): Promise<WorkbookRead> {
-  const bytes = (await stat(path)).size;
+  const bytes = file.size;
   const read: WorkbookRead = { stopped: true, bytes, sheet: null, columns: null };
-  const notOne = await notWorkbook(path);
+  const notOne = await notWorkbook(file);
   if (notOne) {
     sink.finding("file.type", { params: { what: notOne.what }, hint: notOne.hint });
     return read;
   }
-  let zip: ZipParts;
+  let zip: ZipArchive;
   try {
-    zip = await ZipParts.open(path);
+    zip = await ZipParts.open(file);
   } catch (error) {
     sink.finding("xlsx.corrupt", { params: { detail: `its ZIP structure is damaged (${reason(error)})` } });
     return read;
@@ -89,7 +93,7 @@ export async function readWorkbook(
     let inflated = 0;
     const share = part.uncompressedSize > 0 ? part.compressedSize / part.uncompressedSize : 0;
     await parseXml(
-      (await zip.read(part)) as AsyncIterable<Uint8Array>,
+      await zip.read(part),
       new SheetRows(rows, { strings, dateStyles, date1904: workbook.date1904 }),
       (n) => {
         inflated += n;
@@ -254,7 +258,7 @@ function sheetMissing(sheets: readonly SheetEntry[], wanted: string | null, why:
 
 const ARCHIVE_HINT = "save the data as an Excel workbook (.xlsx) or as CSV UTF-8";
 
-function archiveKind(zip: ZipParts): string {
+function archiveKind(zip: ZipArchive): string {
   if (zip.entry("word/document.xml")) return "a Word document (.docx), not an Excel workbook";
   if (zip.entry("ppt/presentation.xml")) return "a PowerPoint presentation (.pptx), not an Excel workbook";
   if (zip.entry("content.xml")) return "an OpenDocument file (.ods?), not an Excel workbook";

@@ -1,56 +1,53 @@
 // The parts of a workbook a sheet's values depend on: which sheets there are and where
 // (workbook.xml and its relationships), the shared strings and which cell styles are dates.
 
-import { posix } from "node:path";
-import type { Entry } from "yauzl";
 import { isDateFormat, unescapeText } from "./_cells.js";
+import { relationshipsPart, targetPart } from "./_partNames.js";
 import { SharedStrings } from "./_SharedStrings.js";
 import { parseXml, type XmlHandler } from "./_xml.js";
-import type { ZipParts } from "./_zip.js";
+import type { ZipArchive, ZipEntry } from "./_ZipArchive.js";
 
 /** A sheet as the workbook lists it, in tab order. */
 export interface SheetEntry {
   name: string;
   hidden: boolean;
   /** The worksheet part, or null when the sheet is a chart or its part is missing. */
-  part: Entry | null;
+  part: ZipEntry | null;
 }
 
 /** A workbook's sheets and the settings their values need. */
 export interface WorkbookParts {
   sheets: SheetEntry[];
   date1904: boolean;
-  stylesPart: Entry | null;
-  stringsPart: Entry | null;
+  stylesPart: ZipEntry | null;
+  stringsPart: ZipEntry | null;
 }
 
 const OFFICE_DOCUMENT = /\/officeDocument$/;
 
-async function partText(zip: ZipParts, entry: Entry, handler: XmlHandler): Promise<void> {
-  await parseXml((await zip.read(entry)) as AsyncIterable<Uint8Array>, handler);
+async function partText(zip: ZipArchive, entry: ZipEntry, handler: XmlHandler): Promise<void> {
+  await parseXml(await zip.read(entry), handler);
 }
 
 /** The relationships of `part`: id → target part name and type. */
 async function relationships(
-  zip: ZipParts,
+  zip: ZipArchive,
   part: string,
 ): Promise<Map<string, { target: string; type: string }>> {
-  const dir = posix.dirname(part);
-  const rels = zip.entry(posix.join(dir, "_rels", `${posix.basename(part)}.rels`));
+  const rels = zip.entry(relationshipsPart(part));
   const found = new Map<string, { target: string; type: string }>();
   if (!rels) return found;
   await partText(zip, rels, {
     open(name, a) {
       if (name !== "Relationship" || !a.Id || !a.Target || a.TargetMode === "External") return;
-      const target = a.Target.startsWith("/") ? a.Target.slice(1) : posix.join(dir, a.Target);
-      found.set(a.Id, { target, type: a.Type ?? "" });
+      found.set(a.Id, { target: targetPart(part, a.Target), type: a.Type ?? "" });
     },
   });
   return found;
 }
 
 /** The workbook part's name (by the package's relationships), or null when there is none. */
-export async function workbookPart(zip: ZipParts): Promise<string | null> {
+export async function workbookPart(zip: ZipArchive): Promise<string | null> {
   for (const rel of (await relationships(zip, "")).values()) {
     if (OFFICE_DOCUMENT.test(rel.type) && zip.entry(rel.target)) return rel.target;
   }
@@ -58,11 +55,11 @@ export async function workbookPart(zip: ZipParts): Promise<string | null> {
 }
 
 /** The sheets of the workbook part `part`, and where its strings and styles are. */
-export async function readWorkbookPart(zip: ZipParts, part: string): Promise<WorkbookParts> {
+export async function readWorkbookPart(zip: ZipArchive, part: string): Promise<WorkbookParts> {
   const rels = await relationships(zip, part);
   const listed: { name: string; hidden: boolean; id: string }[] = [];
   let date1904 = false;
-  await partText(zip, zip.entry(part) as Entry, {
+  await partText(zip, zip.entry(part) as ZipEntry, {
     open(name, a) {
       if (name === "workbookPr") date1904 = a.date1904 === "1" || a.date1904 === "true";
       else if (name === "sheet") {
@@ -84,7 +81,7 @@ export async function readWorkbookPart(zip: ZipParts, part: string): Promise<Wor
 }
 
 /** Whether each cell style (index into cellXfs) shows a date. */
-export async function readDateStyles(zip: ZipParts, part: Entry | null): Promise<boolean[]> {
+export async function readDateStyles(zip: ZipArchive, part: ZipEntry | null): Promise<boolean[]> {
   const styles: boolean[] = [];
   if (!part) return styles;
   const formats = new Map<number, string>();
@@ -106,7 +103,7 @@ export async function readDateStyles(zip: ZipParts, part: Entry | null): Promise
 }
 
 /** The shared strings table: each `<si>`'s text, its runs joined, phonetic runs left out. */
-export async function readSharedStrings(zip: ZipParts, part: Entry | null): Promise<SharedStrings> {
+export async function readSharedStrings(zip: ZipArchive, part: ZipEntry | null): Promise<SharedStrings> {
   const strings = new SharedStrings();
   if (!part) return strings;
   let text = "";

@@ -2,7 +2,8 @@
 // convention of the page's Vite build (X.ts gives way to X.browser.ts): the bundle must reach no
 // Node module. Then it is run in a realm that has only what a Web Worker and Node both have (no
 // Buffer, no process, no require), where it validates, converts and excerpts every JSON and CSV
-// fixture exactly as the Node library does: the same reports, the same bytes written.
+// fixture, and validates and converts every workbook from a Blob, exactly as the Node library
+// does: the same reports, the same bytes written.
 
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -10,16 +11,21 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Context, createContext, runInContext } from "node:vm";
 import { build, type Metafile, type Plugin } from "esbuild";
+import { unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConvertOptions,
   convertFile,
+  pipeDocument,
   type Report,
   readExcerpts,
   type ValidateOptions,
+  validateFile,
   validateText,
+  XlsxWriter,
 } from "../../src/index.js";
 import { root } from "../support/paths.js";
+import { centralDirectoryOffset, zip64Archive } from "../support/zipArchives.js";
 
 /** A relative import of `X.js` (meaning X.ts) resolves to X.browser.ts when there is one. */
 const browserSiblings: Plugin = {
@@ -46,20 +52,41 @@ const GUARDED = [
   },
 ];
 
+/**
+ * A report as JSON has it, its duration (which differs from run to run) zeroed, and the reason a
+ * damaged workbook cannot be read left out: each ZIP reader (yauzl in Node, the browser's own)
+ * says it in its own words. Whether the ZIP's structure is damaged or a part of it stays.
+ */
+const comparable = (report: Report | string): Report => {
+  const copy = JSON.parse(typeof report === "string" ? report : JSON.stringify(report)) as Report;
+  copy.stats.durationMs = 0;
+  for (const finding of copy.findings) {
+    if (finding.code !== "xlsx.corrupt") continue;
+    finding.message = finding.message.replace(/(: its ZIP structure is damaged \(|: ).*$/s, "$1…");
+  }
+  return copy;
+};
+
 const isBuiltin = (path: string) => path.startsWith("node:") || builtinModules.includes(path);
 
 /** What the bundle's code may use besides the language itself: what a Web Worker and Node both have. */
-const WORKER_GLOBALS = { TextEncoder, TextDecoder, performance, console };
+const WORKER_GLOBALS = { TextEncoder, TextDecoder, performance, console, Blob };
 
 /** What the bundle does in its realm: every value in and out is JSON or an array of numbers. */
 interface Driver {
   validate(bytes: Uint8Array, options: ValidateOptions, chunk: number): string;
   convert(bytes: Uint8Array, options: ConvertOptions, chunk: number): { report: string; output: number[] };
   excerpts(bytes: Uint8Array, report: string): string;
+  /** A workbook's bytes as a Blob, validated: the report, and each byte count onProgress was told. */
+  validateWorkbook(
+    bytes: Uint8Array,
+    options: ValidateOptions,
+  ): Promise<{ report: string; progress: number[] }>;
+  convertWorkbook(bytes: Uint8Array, options: ConvertOptions): Promise<{ report: string; output: number[] }>;
 }
 
 const DRIVER = `(() => {
-  const { Validation, Conversion, excerptFrom, excerptWindow } = syncfile;
+  const { Validation, Conversion, excerptFrom, excerptWindow, validateWorkbook, convertWorkbook } = syncfile;
   // every chunk, stopped or not: the bytes counted are those pushed, as Node pushes the whole file
   const pushAll = (pass, bytes, chunk) => {
     for (let at = 0; at < bytes.length; at += chunk) {
@@ -88,6 +115,18 @@ const DRIVER = `(() => {
         if (excerpt) excerpts.push(excerpt);
       }
       return JSON.stringify(excerpts);
+    },
+    async validateWorkbook(bytes, options) {
+      const progress = [];
+      const onProgress = (b) => progress.push(b);
+      const report = await validateWorkbook(new Blob([bytes]), { ...options, onProgress });
+      return { report: JSON.stringify(report), progress };
+    },
+    async convertWorkbook(bytes, options) {
+      const output = [];
+      const out = { bytes: (b) => { for (const x of b) output.push(x); } };
+      const report = await convertWorkbook(new Blob([bytes]), options, out);
+      return { report: JSON.stringify(report), output };
     },
   };
 })()`;
@@ -156,13 +195,6 @@ describe("the browser bundle, run where there is no Buffer, process or require",
     );
   });
 
-  /** A report as JSON has it, its duration (which differs from run to run) zeroed. */
-  const comparable = (report: Report | string): Report => {
-    const copy = JSON.parse(typeof report === "string" ? report : JSON.stringify(report)) as Report;
-    copy.stats.durationMs = 0;
-    return copy;
-  };
-
   it("validates every JSON and CSV fixture as the Node library does, in small chunks or whole", () => {
     expect(fixtures.length).toBeGreaterThan(50);
     for (const path of fixtures) {
@@ -221,5 +253,149 @@ describe("the browser bundle, run where there is no Buffer, process or require",
       await convertFile(fromBrowser, actual, { to: "json" });
       expect(readFileSync(actual).equals(readFileSync(expected)), path).toBe(true);
     }
+  });
+});
+
+describe("the browser bundle's workbooks, read from a Blob", () => {
+  const workbooks = ["valid", "invalid", "workbooks"].flatMap((folder) =>
+    readdirSync(join(root, "fixtures", folder))
+      .filter((name) => /\.xls[xm]?$/.test(name))
+      .map((name) => join(root, "fixtures", folder, name)),
+  );
+  let out: string;
+  let n = 0; // files made in `out`
+  beforeAll(() => {
+    out = mkdtempSync(join(tmpdir(), "syncfile-browser-workbooks-"));
+  });
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  /** validateWorkbook of `bytes` is validateFile's report of them in a file, with progress told up to the same total. */
+  const expectValidatedAlike = async (bytes: Uint8Array, options: ValidateOptions, what: string) => {
+    const path = options.file ?? join(out, `${n++}.xlsx`);
+    if (!options.file) writeFileSync(path, bytes);
+    const progress: number[] = [];
+    const expected = await validateFile(path, {
+      ...options,
+      format: "xlsx",
+      onProgress: (b) => progress.push(b),
+    });
+    const actual = await driver.validateWorkbook(bytes, { ...options, file: path });
+    expect(comparable(actual.report), what).toEqual(comparable(expected));
+    // told as the sheet is inflated: in as many steps as each inflater gives, up to the same total
+    expect(actual.progress.at(-1), `${what}: progress`).toBe(progress.at(-1));
+    expect(actual.progress, `${what}: progress`).toEqual([...actual.progress].sort((a, b) => a - b));
+    return expected;
+  };
+
+  it("validates every workbook fixture as validateFile does, any sheet asked for", async () => {
+    expect(workbooks.length).toBeGreaterThanOrEqual(12);
+    for (const path of workbooks) {
+      for (const sheet of [undefined, "Users", "staff"]) {
+        const options = sheet === undefined ? { file: path } : { file: path, sheet };
+        await expectValidatedAlike(readFileSync(path), options, `${path} ${sheet}`);
+      }
+    }
+  });
+
+  it("converts every workbook fixture into the bytes convertFile writes, with the same report", async () => {
+    const cases: ConvertOptions[] = [
+      { to: "json", force: true },
+      { to: "csv", force: true },
+      { to: "csv", normalize: true, displayCurrency: "EUR", rates: { EUR: "0.9215" }, escapeFormulas: false },
+      {},
+    ];
+    for (const path of workbooks) {
+      for (const options of cases) {
+        const file = join(out, `${n++}.${options.to ?? "json"}`);
+        const expected = comparable(await convertFile(path, file, { format: "xlsx", ...options }));
+        const converted = await driver.convertWorkbook(readFileSync(path), { file: path, ...options });
+        if (expected.output) expected.output.file = null;
+        expect(comparable(converted.report), `${path} ${JSON.stringify(options)}`).toEqual(expected);
+        if (expected.output?.written) {
+          expect(Buffer.from(converted.output).equals(readFileSync(file)), `${path} → ${file}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it("converts workbooks into workbooks that read back as convertFile's do", async () => {
+    for (const path of workbooks.filter((p) => p.includes("/valid/"))) {
+      const xlsx = join(out, `${n++}.xlsx`);
+      await convertFile(path, xlsx, { to: "xlsx" });
+      const converted = await driver.convertWorkbook(readFileSync(path), { file: path, to: "xlsx" });
+      const fromBrowser = join(out, `${n++}.xlsx`);
+      writeFileSync(fromBrowser, Uint8Array.from(converted.output));
+      const [expected, actual] = [join(out, `${n++}.json`), join(out, `${n++}.json`)];
+      await convertFile(xlsx, expected, { to: "json" });
+      await convertFile(fromBrowser, actual, { to: "json" });
+      expect(readFileSync(actual).equals(readFileSync(expected)), path).toBe(true);
+    }
+  });
+
+  it("reads workbooks stored, in ZIP64, and larger than a read as Node does", async () => {
+    const path = join(root, "fixtures/workbooks/bad-status.xlsx");
+    const parts = unzipSync(readFileSync(path));
+    for (const [form, bytes] of [
+      ["stored", zipSync(parts, { level: 0 })],
+      ["ZIP64", zip64Archive(parts)],
+    ] as const) {
+      const report = await expectValidatedAlike(bytes, {}, form);
+      expect(report.findings.map((f) => [f.code, f.cell])).toEqual([["user.status.enum", "Users!D3"]]);
+    }
+    // a sheet whose compressed data takes several reads, and inflates in many pieces
+    const users = Array.from({ length: 12_000 }, (_, i) => ({
+      email: `user${i}@example.com`,
+      id: String(10_000 + i),
+      firstName: `Name ${i % 997}`,
+      status: i % 5 ? "active" : "Suspended",
+    }));
+    const written: Uint8Array[] = [];
+    await pipeDocument([JSON.stringify({ users })], new XlsxWriter((b) => written.push(b.slice())), {
+      format: "json",
+    });
+    const large = join(out, `${n++}.xlsx`);
+    writeFileSync(large, Buffer.concat(written));
+    expect(unzipSync(readFileSync(large))["xl/worksheets/sheet1.xml"]?.length).toBeGreaterThan(1 << 20);
+    const report = await expectValidatedAlike(readFileSync(large), { file: large }, "large");
+    expect(report.counts.error).toBe(2400);
+    const csv = join(out, `${n++}.csv`);
+    const expected = comparable(await convertFile(large, csv, { to: "csv", force: true }));
+    const converted = await driver.convertWorkbook(readFileSync(large), {
+      file: large,
+      to: "csv",
+      force: true,
+    });
+    if (expected.output) expected.output.file = null;
+    expect(comparable(converted.report)).toEqual(expected);
+    expect(Buffer.from(converted.output).equals(readFileSync(csv))).toBe(true);
+  });
+
+  it("reports a damaged workbook as Node does: cut short, or its central directory changed", async () => {
+    const whole = readFileSync(join(root, "fixtures/workbooks/bad-status.xlsx"));
+    const directory = centralDirectoryOffset(whole);
+    const damaged: [string, Uint8Array][] = [
+      1,
+      2,
+      100,
+      3000,
+      directory,
+      whole.length - 22,
+      whole.length - 1,
+    ].map((cut) => [`cut at ${cut}`, whole.subarray(0, cut)]);
+    for (let at = directory; at < whole.length; at += 5) {
+      const bytes = Uint8Array.from(whole);
+      bytes[at] = (bytes[at] as number) ^ 0xff;
+      damaged.push([`byte ${at} flipped`, bytes]);
+    }
+    const codes = new Set<string>();
+    for (const [what, bytes] of damaged) {
+      const path = join(out, `${n++}.xlsx`);
+      writeFileSync(path, bytes);
+      const expected = await validateFile(path);
+      for (const f of expected.findings) codes.add(f.code);
+      const actual = await driver.validateWorkbook(bytes, { file: path });
+      expect(comparable(actual.report), what).toEqual(comparable(expected));
+    }
+    expect(codes).toContain("xlsx.corrupt");
   });
 });
