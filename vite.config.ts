@@ -12,8 +12,14 @@ import { defineConfig, type Plugin } from "vite";
 const BROWSER_PACKAGES = new Set(["buffer"]);
 
 /** True for a Node builtin module's name (`node:fs`, `fs`), bar the ones packages stand in for. */
-const isBuiltin = (source: string) =>
+export const isBuiltin = (source: string) =>
   source.startsWith("node:") || (builtinModules.includes(source) && !BROWSER_PACKAGES.has(source));
+
+/** The browser sibling of the module at `path` (X.ts → X.browser.ts), if it has one; the bundle test's rule too. */
+export function browserSibling(path: string): string | null {
+  const sibling = path.replace(/\.ts$/, ".browser.ts");
+  return sibling !== path && existsSync(sibling) ? sibling : null;
+}
 
 function browserSiblings(): Plugin {
   return {
@@ -35,8 +41,7 @@ function browserSiblings(): Plugin {
       if (!importer || !source.startsWith(".")) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       if (!resolved) return null;
-      const sibling = resolved.id.replace(/\.ts$/, ".browser.ts");
-      return sibling !== resolved.id && existsSync(sibling) ? sibling : null;
+      return browserSibling(resolved.id);
     },
   };
 }

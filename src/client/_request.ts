@@ -5,6 +5,7 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
+import { retryAfterMs as parseRetryAfter } from "../http/retryAfter.js";
 import { ConnectionError } from "./ConnectionError.js";
 
 /** A request to send. */
@@ -107,11 +108,8 @@ export function parseBody(text: string): unknown {
   }
 }
 
-/** The wait a Retry-After header asks for (seconds or an HTTP date), in ms; null without one. */
+/** The wait a response's Retry-After header asks for, in ms; null without one. */
 export function retryAfterMs(response: IncomingMessage, now: number): number | null {
   const value = response.headers["retry-after"];
-  if (typeof value !== "string" || value.trim() === "") return null;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
+  return parseRetryAfter(typeof value === "string" ? value : null, now);
 }

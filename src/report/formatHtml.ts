@@ -95,8 +95,8 @@ export function reportSection(report: Report, index: number, options: HtmlFormat
   const out = [
     `<section aria-labelledby="file-${index}">`,
     `<h2 id="file-${index}">${escapeHtml(fileOf(report))}${report.sheet !== undefined ? `, sheet ${escapeHtml(report.sheet)}` : ""}</h2>`,
-    `<div class="banner ${verdict}" role="status">${verdict} — ${plural(error, "error")}, ${plural(warning, "warning")}</div>`,
-    `<p class="stats">${report.format.toUpperCase()}: ${recordsOf(s)}; ${formatBytes(s.bytes)} in ${s.durationMs} ms</p>`,
+    `<div class="banner ${verdict}" role="status">${escapeHtml(`${verdict} — ${plural(error, "error")}, ${plural(warning, "warning")}`)}</div>`,
+    `<p class="stats">${escapeHtml(`${String(report.format).toUpperCase()}: ${recordsOf(s)}; ${formatBytes(Number(s.bytes))} in ${s.durationMs} ms`)}</p>`,
   ];
   if (report.output) out.push(`<p class="stats">${escapeHtml(outputLine(report.output, report.valid))}</p>`);
   const codes = Object.entries(byCode).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -106,7 +106,7 @@ export function reportSection(report: Report, index: number, options: HtmlFormat
       '<thead><tr><th scope="col">Code</th><th scope="col">Severity</th><th scope="col">What</th><th scope="col">Count</th></tr></thead><tbody>',
       ...codes.map(([code, n]) => {
         const entry = isCode(code) ? catalog[code] : null;
-        return `<tr><td>${codeCell(code, options)}</td><td class="${entry?.severity ?? ""}">${entry?.severity ?? ""}</td><td>${escapeHtml(entry?.title ?? "")}</td><td class="n">${n.toLocaleString("en-US")}</td></tr>`;
+        return `<tr><td>${codeCell(code, options)}</td><td class="${entry?.severity ?? ""}">${entry?.severity ?? ""}</td><td>${escapeHtml(entry?.title ?? "")}</td><td class="n">${escapeHtml(n.toLocaleString("en-US"))}</td></tr>`;
       }),
       "</tbody></table>",
     );
@@ -114,7 +114,7 @@ export function reportSection(report: Report, index: number, options: HtmlFormat
   if (report.findings.length > 0) out.push(filters(report), findingsTable(report, options));
   if (report.truncated) {
     out.push(
-      `<p class="note">${plural(report.suppressed, "more finding")} not listed (raise --max-errors to see them); the counts above are exact.</p>`,
+      `<p class="note">${escapeHtml(plural(report.suppressed, "more finding"))} not listed (raise --max-errors to see them); the counts above are exact.</p>`,
     );
   }
   out.push("</section>");
@@ -140,9 +140,10 @@ function findingsTable(report: Report, options: HtmlFormatOptions): string {
     const place = placeOf(f);
     const path = pathOf(f);
     const excerpt = options.excerpts?.get(f);
-    return `<tr data-severity="${f.severity}" data-code="${escapeHtml(f.code)}">
+    const severity = escapeHtml(String(f.severity));
+    return `<tr data-severity="${severity}" data-code="${escapeHtml(f.code)}">
 <td>${place ? `<code>${escapeHtml(place)}</code>` : ""}${path ? `<div class="where">${escapeHtml(path)}</div>` : ""}</td>
-<td class="${f.severity}">${f.severity}</td>
+<td class="${severity}">${severity}</td>
 <td>${codeCell(f.code, options)}</td>
 <td>${escapeHtml(f.message)}${f.hint ? `<div class="hint">hint: ${escapeHtml(f.hint)}</div>` : ""}${excerpt ? source(excerpt, f.column !== undefined) : ""}</td>
 </tr>`;
@@ -165,7 +166,7 @@ function source(excerpt: Excerpt, marked: boolean): string {
     // past the end of the line (a missing value, say): mark the space after it
     line = `${escapeHtml(text.slice(0, caret))}<mark>${at ? escapeHtml(at) : " "}</mark>${escapeHtml(text.slice(caret + at.length))}`;
   }
-  return `<pre><span class="gutter">${excerpt.line} | </span>${line}</pre>`;
+  return `<pre><span class="gutter">${escapeHtml(String(excerpt.line))} | </span>${line}</pre>`;
 }
 
 function codeCell(code: string, options: HtmlFormatOptions): string {
@@ -177,6 +178,7 @@ function fileOf(report: Report): string {
   return report.file ?? "stdin";
 }
 
+/** `text` safe in HTML text and in a quoted attribute (every value shown passes here: a report may come from another service). */
 function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -86,6 +86,7 @@ async function read(path: string): Promise<void> {
       });
       wake = null;
     }
+    if (stopped()) break; // the checks stopped while this thread waited: read no further
   }
   main?.postMessage({ type: "progress", bytes: decoder.bytes } satisfies FromScanner);
   end();

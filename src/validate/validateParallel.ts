@@ -57,13 +57,22 @@ export async function validateParallel(
   });
   const flow = new Flow([checker, scanner], MAX_CHUNKS_IN_FLIGHT);
   const report = new Promise<Report>((resolve) => checker.once("message", resolve));
+  // progress only rises, and ends at the bytes read: the scanning thread's last word on it may
+  // come after the checking thread's report, on another port
+  let told = 0;
+  const tell = (bytes: number) => {
+    if (bytes <= told) return;
+    told = bytes;
+    options.onProgress?.(bytes);
+  };
   scanner.on("message", (message: FromScanner) => {
-    if (message.type === "progress") options.onProgress?.(message.bytes);
+    if (message.type === "progress") tell(message.bytes);
     else flow.acknowledged(message.stopped);
   });
   try {
     if (source.path === null) await forward(source.chunks, scanner, flow, options.onProgress);
     const result = await flow.or(report);
+    if (source.path !== null) tell(result.stats.bytes);
     result.stats.durationMs = Math.round(performance.now() - started);
     return result;
   } finally {

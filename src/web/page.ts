@@ -36,10 +36,13 @@ const ui = {
   key: $<HTMLInputElement>("key"),
   account: $<HTMLInputElement>("account"),
   push: $<HTMLButtonElement>("push"),
+  pushCancel: $<HTMLButtonElement>("push-cancel"),
   pushStatus: $("push-status"),
+  pushWait: $("push-wait"),
   pushResult: $("push-result"),
   reviews: $<HTMLButtonElement>("reviews"),
   reviewsStatus: $("reviews-status"),
+  reviewsWait: $("reviews-wait"),
   reviewsResult: $("reviews-result"),
   codes: $("codes"),
   codesDetails: $<HTMLDetailsElement>("codes-details"),
@@ -47,13 +50,15 @@ const ui = {
 
 /** The file chosen, how it is read, and its report once checked. */
 let chosen: { file: File; format: InputFormat; report: Report | null } | null = null;
-/** The worker running a job, if one runs. */
-let running: { worker: Worker; stop: () => void } | null = null;
+/** The worker running a job, if one runs; `stop(byUser)` ends it (saying so when the user asked). */
+let running: { worker: Worker; stop: (byUser: boolean) => void } | null = null;
 
 // ── the file ──
 
 ui.file.addEventListener("change", () => {
   const file = ui.file.files?.[0];
+  // emptied, so that picking the same file again (fixed in the spreadsheet) checks it again
+  ui.file.value = "";
   if (file) void check(file);
 });
 ui.format.addEventListener("change", () => {
@@ -72,7 +77,10 @@ ui.drop.addEventListener("drop", (event) => {
   const file = (event as DragEvent).dataTransfer?.files[0];
   if (file) void check(file);
 });
-ui.cancel.addEventListener("click", () => running?.stop());
+ui.cancel.addEventListener("click", () => {
+  running?.stop(true);
+  ui.file.focus(); // the Cancel button is gone with the progress bar
+});
 
 /** Validates `file` and shows its report. */
 async function check(file: File): Promise<void> {
@@ -95,7 +103,7 @@ async function check(file: File): Promise<void> {
 
 /** Runs `job` in a fresh worker with the progress bar showing; its last message, or null when stopped. */
 function runJob(job: Job, doing: string): Promise<JobMessage | null> {
-  running?.stop();
+  running?.stop(false);
   const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
   ui.progressRow.hidden = false;
   ui.progress.value = 0;
@@ -109,8 +117,8 @@ function runJob(job: Job, doing: string): Promise<JobMessage | null> {
     };
     running = {
       worker,
-      stop: () => {
-        showMessage(`${doing}: stopped.`);
+      stop: (byUser) => {
+        if (byUser) showMessage(`${doing}: stopped.`);
         finish(null);
       },
     };
@@ -213,27 +221,54 @@ function save(blob: Blob, name: string): void {
 
 // ── push ──
 
-ui.base.value = new URLSearchParams(location.search).get("service") ?? location.origin;
-ui.key.value = sessionStorage.getItem(KEY_STORAGE) ?? "";
-ui.key.addEventListener("input", () => sessionStorage.setItem(KEY_STORAGE, ui.key.value));
+// the key is kept for the service it was typed for: a page opened with another ?service=
+// does not get it
+const stored = JSON.parse(sessionStorage.getItem(KEY_STORAGE) ?? "null") as Service | null;
+ui.base.value = new URLSearchParams(location.search).get("service") ?? stored?.base ?? location.origin;
+ui.key.value = stored?.base === ui.base.value ? stored.key : "";
+ui.key.addEventListener("input", () =>
+  sessionStorage.setItem(KEY_STORAGE, JSON.stringify({ base: ui.base.value, key: ui.key.value })),
+);
 
 function service(): Service | null {
   if (!ui.pushForm.reportValidity()) return null;
   return { base: ui.base.value, key: ui.key.value };
 }
 
-const waiting = (status: HTMLElement) => (why: string, seconds: number) => {
-  status.textContent = `${why}: ${seconds} s`;
+/** Shows why a call waits once (the status is read out), and the seconds left apart (not read out). */
+const waiting = (status: HTMLElement, left: HTMLElement) => (why: string, seconds: number) => {
+  if (status.textContent !== why) status.textContent = why;
+  left.textContent = seconds > 0 ? `${seconds} s` : "";
 };
+
+/** The push under way, which Cancel stops. */
+let pushing: AbortController | null = null;
+ui.pushCancel.addEventListener("click", () => {
+  pushing?.abort();
+  ui.push.focus();
+});
 
 ui.pushForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const target = service();
-  if (!target || !chosen?.report?.valid) return;
+  if (!target || !chosen?.report?.valid || pushing) return;
   const { file, format } = chosen;
-  ui.push.disabled = true;
+  const status = (text: string) => {
+    ui.pushStatus.textContent = text;
+    ui.pushWait.textContent = "";
+  };
+  pushing = new AbortController();
+  ui.pushCancel.hidden = false;
   ui.pushResult.replaceChildren();
+  status("");
   try {
+    // a File is read when it is sent: one changed since its check can no longer be read
+    await file
+      .slice(0, 1)
+      .arrayBuffer()
+      .catch(() => {
+        throw new Error(`${file.name} changed since it was checked: pick it again`);
+      });
     let body: Blob = file;
     let name = file.name;
     let sent: "json" | "csv" = format === "csv" ? "csv" : "json";
@@ -243,32 +278,45 @@ ui.pushForm.addEventListener("submit", async (event) => {
         { type: "convert", file, format, to: "json" },
         `Converting ${file.name} to JSON`,
       );
-      if (done?.type !== "converted" || !done.output) return;
+      if (done?.type !== "converted" || !done.output) {
+        status(`Not pushed: ${file.name} could not be converted to JSON.`);
+        return;
+      }
       body = done.output;
       name = file.name.replace(/\.xls[xm]$/i, ".json");
       sent = "json";
     }
-    const summary = await pushFile(
-      target,
-      body,
-      name,
-      sent,
-      Number(ui.account.value),
-      (step) => {
-        ui.pushStatus.textContent = step;
-      },
-      waiting(ui.pushStatus),
-    );
-    ui.pushStatus.textContent = `Synced ${name} into app account ${summary.idAppAccount}.`;
+    const summary = await pushFile(target, { body, name, format: sent }, Number(ui.account.value), {
+      signal: pushing.signal,
+      onStep: status,
+      onWait: waiting(ui.pushStatus, ui.pushWait),
+    });
+    status(`Synced ${name} into app account ${summary.idAppAccount}.`);
     ui.pushResult.append(summaryTable(summary));
   } catch (error) {
-    ui.pushStatus.textContent = error instanceof Error ? error.message : String(error);
-    const report = error instanceof ServiceError ? (error.body?.report as Report | undefined) : undefined;
-    if (report?.findings) showReport(ui.pushResult, report);
+    status(
+      pushing.signal.aborted ? "Push cancelled." : error instanceof Error ? error.message : String(error),
+    );
+    const report = error instanceof ServiceError ? error.body?.report : undefined;
+    if (isReport(report)) showReport(ui.pushResult, report);
   } finally {
-    ui.push.disabled = !chosen?.report?.valid;
+    pushing = null;
+    ui.pushCancel.hidden = true;
   }
 });
+
+/** Whether the service's `report` has the shape the report section reads (it is shown only then). */
+function isReport(report: unknown): report is Report {
+  const r = report as Partial<Report> | null | undefined;
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    Array.isArray(r.findings) &&
+    typeof r.counts?.byCode === "object" &&
+    typeof r.stats === "object" &&
+    r.stats !== null
+  );
+}
 
 function summaryTable(summary: SyncSummary): HTMLTableElement {
   const rows: [string, string][] = [
@@ -291,14 +339,17 @@ function summaryTable(summary: SyncSummary): HTMLTableElement {
 
 // ── access reviews ──
 
+// a busy button stays enabled (disabling it would drop the keyboard's focus): a second
+// press while it works does nothing
+let listing = false;
 ui.reviews.addEventListener("click", async () => {
   const target = service();
-  if (!target) return;
-  ui.reviews.disabled = true;
+  if (!target || listing) return;
+  listing = true;
   ui.reviewsStatus.textContent = "Listing the executions…";
   ui.reviewsResult.replaceChildren();
   try {
-    const executions = await listExecutions(target, waiting(ui.reviewsStatus));
+    const executions = await listExecutions(target, { onWait: waiting(ui.reviewsStatus, ui.reviewsWait) });
     const buckets = Object.entries(executions.buckets);
     const count = buckets.reduce((n, [, list]) => n + list.length, 0);
     ui.reviewsStatus.textContent = `${count} executions.`;
@@ -306,7 +357,7 @@ ui.reviews.addEventListener("click", async () => {
   } catch (error) {
     ui.reviewsStatus.textContent = error instanceof Error ? error.message : String(error);
   } finally {
-    ui.reviews.disabled = false;
+    listing = false;
   }
 });
 
@@ -317,20 +368,20 @@ function executionsTable(target: Service, bucket: string, list: Execution[]): HT
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = `Download report ${execution.reportFileId}`;
+      let downloading = false;
       button.addEventListener("click", async () => {
-        button.disabled = true;
+        if (downloading) return;
+        downloading = true;
         try {
-          const blob = await downloadFile(
-            target,
-            execution.reportFileId as number,
-            waiting(ui.reviewsStatus),
-          );
+          const blob = await downloadFile(target, execution.reportFileId as number, {
+            onWait: waiting(ui.reviewsStatus, ui.reviewsWait),
+          });
           save(blob, `campaign-${execution.campaignId}-execution-${execution.id}.zip`);
           ui.reviewsStatus.textContent = `Downloaded the report of execution ${execution.id}.`;
         } catch (error) {
           ui.reviewsStatus.textContent = error instanceof Error ? error.message : String(error);
         } finally {
-          button.disabled = false;
+          downloading = false;
         }
       });
       cell.append(button);

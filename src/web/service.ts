@@ -6,6 +6,7 @@
 // user as a countdown.
 
 import { OPERATIONS, type SyncSummary } from "../http/operations.js";
+import { retryAfterMs } from "../http/retryAfter.js";
 import { type Executions, readExecutions, readFileId, readUploadParameters } from "../http/tolerant.js";
 
 /** Where the service is and the key to call it with. */
@@ -29,114 +30,120 @@ export class ServiceError extends Error {
 /** Told while a call waits: why, and the seconds left. */
 export type OnWait = (why: string, secondsLeft: number) => void;
 
+/** How a call is followed: told why and how long it waits, and stopped by `signal`. */
+export interface CallOptions {
+  onWait: OnWait;
+  signal?: AbortSignal;
+}
+
+/** A file to push: its bytes, the name it goes up under, and whether it is JSON or CSV. */
+export interface Upload {
+  body: Blob;
+  name: string;
+  format: "json" | "csv";
+}
+
 /** How long a 409 is retried before the push gives up (ms), and how often (ms). */
 const SYNC_WAIT_MS = 10 * 60_000;
 const SYNC_POLL_MS = 5_000;
-/** A 429 is retried this many times. */
+/** A 429 is retried this many times; without a readable Retry-After, after this long (ms). */
 const RATE_RETRIES = 5;
+const RATE_WAIT_MS = 1_000;
 
-/** Uploads `file` (three steps) and syncs it into `appAccount`; resolves to the sync's summary. */
+/** Uploads `upload` (three steps) and syncs it into `appAccount`; resolves to the sync's summary. */
 export async function pushFile(
   service: Service,
-  file: Blob,
-  name: string,
-  format: "json" | "csv",
+  upload: Upload,
   appAccount: number,
-  onStep: (step: string) => void,
-  onWait: OnWait,
+  options: CallOptions & { onStep: (step: string) => void },
 ): Promise<SyncSummary> {
+  const { body, name, format } = upload;
   const contentType = format === "csv" ? "text/csv" : "application/json";
-  onStep("Asking for an upload URL…");
+  options.onStep("Asking for an upload URL…");
   const query = new URLSearchParams({ name, type: contentType });
-  const upload = await call<unknown>(
-    service,
-    "GET",
-    `${OPERATIONS.fileUploadUrl.path}?${query}`,
-    null,
-    onWait,
-  );
-  const parameters = readUploadParameters(upload);
+  const answer = await call(service, "GET", `${OPERATIONS.fileUploadUrl.path}?${query}`, null, options);
+  const parameters = readUploadParameters(answer);
   if (!parameters) throw new ServiceError(0, "the service's upload URL answer has no url and filePath", null);
-  const { url, filePath } = parameters;
-  onStep(`Uploading ${name}…`);
+  options.onStep(`Uploading ${name}…`);
   const put = await withRateRetries(
     () =>
-      fetch(new URL(url, service.base), {
+      fetch(new URL(parameters.url, service.base), {
         method: "PUT",
         headers: { "content-type": contentType },
-        body: file,
+        body,
+        ...signalOf(options),
       }),
-    onWait,
+    options,
   );
   if (!put.ok) throw await failure(put, "the upload to storage");
-  onStep("Registering the file…");
-  const registered = await call<unknown>(
+  options.onStep("Registering the file…");
+  const registered = await call(
     service,
     "POST",
     OPERATIONS.registerFile.path,
-    { path: filePath, type: "customIntegrationData" },
-    onWait,
+    { path: parameters.filePath, type: "customIntegrationData" },
+    options,
   );
   const idFile = readFileId(registered);
   if (idFile === null) throw new ServiceError(0, "the service registered the file without an id", null);
-  onStep("Syncing…");
+  options.onStep("Syncing…");
   const path = OPERATIONS[format === "csv" ? "syncCustomCsv" : "syncCustom"].path;
   const started = Date.now();
   for (;;) {
     try {
-      return await call<SyncSummary>(service, "PUT", path, { idFile, idAppAccount: appAccount }, onWait);
+      return (await call(service, "PUT", path, { idFile, idAppAccount: appAccount }, options)) as SyncSummary;
     } catch (error) {
       if (!(error instanceof ServiceError) || error.status !== 409 || Date.now() - started > SYNC_WAIT_MS)
         throw error;
-      await countdown(
-        SYNC_POLL_MS,
-        `another sync of this app account is running (${error.message}); trying again`,
-        onWait,
-      );
-      onStep("Syncing…");
+      await countdown(SYNC_POLL_MS, "Another sync of this app account is running; trying again in", options);
+      options.onStep("Syncing…");
     }
   }
 }
 
 /** The access-review executions, by bucket (read tolerantly, as the client does). */
-export async function listExecutions(service: Service, onWait: OnWait): Promise<Executions> {
-  const body = await call<unknown>(service, "GET", OPERATIONS.listExecutions.path, null, onWait);
+export async function listExecutions(service: Service, options: CallOptions): Promise<Executions> {
+  const body = await call(service, "GET", OPERATIONS.listExecutions.path, null, options);
   const executions = readExecutions(body);
   if (!executions) throw new ServiceError(0, "the service's answer has no …Executions lists", null);
   return executions;
 }
 
 /** The report archive of file `id`: the download redirects to storage, which fetch follows. */
-export async function downloadFile(service: Service, id: number, onWait: OnWait): Promise<Blob> {
+export async function downloadFile(service: Service, id: number, options: CallOptions): Promise<Blob> {
   const path = OPERATIONS.downloadFile.path.replace(":id", String(id));
   const response = await withRateRetries(
-    () => fetch(new URL(path, service.base), { headers: auth(service) }),
-    onWait,
+    () => fetch(urlOf(service, path), { headers: auth(service), ...signalOf(options) }),
+    options,
   );
   if (!response.ok) throw await failure(response, `the download of file ${id}`);
   return response.blob();
 }
 
-async function call<T>(
-  service: Service,
-  method: string,
-  path: string,
-  body: unknown,
-  onWait: OnWait,
-): Promise<T> {
+/** `path` under the service's URL, whose own path (a gateway's prefix) is kept. */
+function urlOf(service: Service, path: string): string {
+  return `${service.base.replace(/\/+$/, "")}${path}`;
+}
+
+function signalOf(options: CallOptions): { signal?: AbortSignal } {
+  return options.signal ? { signal: options.signal } : {};
+}
+
+async function call(service: Service, method: string, path: string, body: unknown, options: CallOptions) {
   const headers: Record<string, string> = auth(service);
   if (body !== null) headers["content-type"] = "application/json";
   const response = await withRateRetries(
     () =>
-      fetch(new URL(path, service.base), {
+      fetch(urlOf(service, path), {
         method,
         headers,
         ...(body !== null ? { body: JSON.stringify(body) } : {}),
+        ...signalOf(options),
       }),
-    onWait,
+    options,
   );
   if (!response.ok) throw await failure(response, `${method} ${path.split("?")[0]}`);
-  return (await response.json()) as T;
+  return (await response.json()) as unknown;
 }
 
 function auth(service: Service): Record<string, string> {
@@ -144,12 +151,13 @@ function auth(service: Service): Record<string, string> {
 }
 
 /** `send`, again after each 429 once its Retry-After has passed. */
-async function withRateRetries(send: () => Promise<Response>, onWait: OnWait): Promise<Response> {
+async function withRateRetries(send: () => Promise<Response>, options: CallOptions): Promise<Response> {
   for (let retry = 0; ; retry++) {
     let response: Response;
     try {
       response = await send();
     } catch (error) {
+      if (options.signal?.aborted) throw error;
       throw new ServiceError(
         0,
         `the service did not answer (${error instanceof Error ? error.message : String(error)}): check the service URL, and that it allows this page (syncfile serve --cors)`,
@@ -157,19 +165,22 @@ async function withRateRetries(send: () => Promise<Response>, onWait: OnWait): P
       );
     }
     if (response.status !== 429 || retry >= RATE_RETRIES) return response;
-    const seconds = Number(response.headers.get("retry-after")) || 1;
+    const waitMs = retryAfterMs(response.headers.get("retry-after"), Date.now()) ?? RATE_WAIT_MS;
     await response.body?.cancel();
-    await countdown(seconds * 1000, "the service's rate limit was reached; waiting as it asks", onWait);
+    await countdown(waitMs, "The service's rate limit was reached; trying again, as it asks, in", options);
   }
 }
 
-/** Waits `ms`, telling `onWait` every second how long is left. */
-async function countdown(ms: number, why: string, onWait: OnWait): Promise<void> {
+/** Waits `ms`, telling `onWait` every second how long is left; rejects once `signal` aborts. */
+async function countdown(ms: number, why: string, options: CallOptions): Promise<void> {
   const end = Date.now() + ms;
   for (let left = ms; left > 0; left = end - Date.now()) {
-    onWait(why, Math.ceil(left / 1000));
+    options.signal?.throwIfAborted();
+    options.onWait(why, Math.ceil(left / 1000));
     await new Promise((resolve) => setTimeout(resolve, Math.min(1000, left)));
   }
+  options.signal?.throwIfAborted();
+  options.onWait(why, 0);
 }
 
 async function failure(response: Response, what: string): Promise<ServiceError> {

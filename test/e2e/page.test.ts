@@ -3,12 +3,10 @@
 // catch-all route that would shadow the interface's 404s or appear in the OpenAPI document,
 // and CORS for the origins given with --cors, refused in one line when one is no origin.
 
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
+import { PAGE_POLICY } from "../../src/server/plugins/page.js";
 import { runCli } from "../support/cli.js";
-import { root } from "../support/paths.js";
 import { call, dataDir, KEY, startServer } from "../support/server.js";
 
 const PAGE_ORIGIN = "http://admin.example.test:5173";
@@ -41,7 +39,14 @@ describe("the page's server side", () => {
     for (const asset of assets.filter((a) => a.startsWith("./"))) {
       expect((await answer(new URL(asset, `${server.url}/`))).status, asset).toBe(200);
     }
-    expect(readdirSync(join(root, "dist/web/assets")).some((f) => /^worker-.*\.js$/.test(f))).toBe(true);
+    // the policy as a header too, with what only a header can say
+    expect(page.headers.get("content-security-policy")).toBe(`${PAGE_POLICY}; frame-ancestors 'none'`);
+    expect(html).toContain(`content="${PAGE_POLICY}"`);
+    // the worker the page's script starts is served too
+    const script = assets.find((a) => /\/index-[\w-]+\.js$/.test(a)) as string;
+    const code = await (await fetch(new URL(script, `${server.url}/`))).text();
+    const worker = /worker-[\w-]+\.js/.exec(code)?.[0] as string;
+    expect((await answer(new URL(`./assets/${worker}`, `${server.url}/`))).status).toBe(200);
     // an unknown path is still the interface's 404, in its error body
     const missing = await call(server.url, "GET", "/v1.0/nothing-here");
     expect(missing.status).toBe(404);

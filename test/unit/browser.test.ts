@@ -5,8 +5,7 @@
 // fixture, and validates and converts every workbook from a Blob, exactly as the Node library
 // does: the same reports, the same bytes written.
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { builtinModules } from "node:module";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Context, createContext, runInContext } from "node:vm";
@@ -24,6 +23,7 @@ import {
   validateText,
   XlsxWriter,
 } from "../../src/index.js";
+import { browserSibling, isBuiltin } from "../../vite.config.js";
 import { root } from "../support/paths.js";
 import { centralDirectoryOffset, zip64Archive } from "../support/zipArchives.js";
 
@@ -32,9 +32,8 @@ const browserSiblings: Plugin = {
   name: "browser-siblings",
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const path = resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts"));
-      const sibling = path.replace(/\.ts$/, ".browser.ts");
-      return path.endsWith(".ts") && existsSync(sibling) ? { path: sibling } : undefined;
+      const sibling = browserSibling(resolve(args.resolveDir, args.path.replace(/\.js$/, ".ts")));
+      return sibling ? { path: sibling } : undefined;
     });
   },
 };
@@ -66,8 +65,6 @@ const comparable = (report: Report | string): Report => {
   }
   return copy;
 };
-
-const isBuiltin = (path: string) => path.startsWith("node:") || builtinModules.includes(path);
 
 /** What the bundle's code may use besides the language itself: what a Web Worker and Node both have. */
 const WORKER_GLOBALS = { TextEncoder, TextDecoder, performance, console, Blob };

@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Excerpt, Finding, Report } from "../../src/index.js";
 import {
   catalog,
   formatGithub,
@@ -13,6 +14,7 @@ import {
   validateFile,
   validateText,
 } from "../../src/index.js";
+import { reportSection } from "../../src/report/formatHtml.js";
 import { fixture } from "../support/paths.js";
 
 const manyBadUsers = (n: number) =>
@@ -119,6 +121,41 @@ describe("formats", () => {
   it("text can be coloured", () => {
     const text = formatText(validateText('{"users":[{"email":"x"}]}'), { color: true });
     expect(text).toContain("\u001b[31merror\u001b[39m");
+  });
+
+  it("html escapes every value of a report, which may come from another service", () => {
+    const evil = '<img src=x onerror="alert(1)">';
+    const report = validateText(manyBadUsers(3), { maxErrors: 1 });
+    const hostile = {
+      ...report,
+      file: evil,
+      sheet: evil,
+      format: evil,
+      suppressed: evil,
+      truncated: true,
+      stats: { ...report.stats, users: evil, bytes: evil, durationMs: evil },
+      counts: { error: evil, warning: evil, byCode: { [evil]: evil } },
+      findings: report.findings.map((f) => ({
+        ...f,
+        code: evil,
+        severity: evil,
+        message: evil,
+        hint: evil,
+        pointer: evil,
+        field: evil,
+        line: evil,
+        column: evil,
+        row: evil,
+        cell: evil,
+      })),
+    } as unknown as Report;
+    const excerpts = new Map([
+      [hostile.findings[0] as Finding, { line: evil, text: evil, caret: 1 } as unknown as Excerpt],
+    ]);
+    const html = reportSection(hostile, 0, { excerpts, codeLink: (code) => `#code-${code}` });
+    expect(html).toContain("&#60;img");
+    expect(html).not.toContain("<img");
+    expect(html).not.toMatch(/="[^"]*"[^ >/]/); // no attribute broken out of its quotes
   });
 
   it("github escapes data and properties", () => {

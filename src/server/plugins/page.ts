@@ -11,6 +11,10 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 
+/** The page's Content-Security-Policy: its own files, and calls to whatever service the user names. */
+export const PAGE_POLICY =
+  "default-src 'self'; connect-src *; img-src 'self' blob: data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
+
 /** What the plugin serves and to whom. */
 export interface PageOptions {
   /** Origins allowed to call the server from a browser (`https://admin.example.com`); none: same origin only. */
@@ -74,7 +78,18 @@ async function page(app: FastifyInstance, options: PageOptions): Promise<void> {
     );
     return;
   }
-  await app.register(fastifyStatic, { root, wildcard: false, index: "index.html", schemaHide: true });
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    index: "index.html",
+    schemaHide: true,
+    // the page's own policy (its meta tag says the same, for a copy served elsewhere), and no
+    // framing, which only a header can forbid
+    setHeaders: (response, path) => {
+      if (path.endsWith(".html"))
+        response.header("content-security-policy", `${PAGE_POLICY}; frame-ancestors 'none'`);
+    },
+  });
 }
 
 export default fp(page, { name: "syncfile-page", fastify: "5.x" });
