@@ -230,8 +230,10 @@ ui.key.addEventListener("input", () =>
   sessionStorage.setItem(KEY_STORAGE, JSON.stringify({ base: ui.base.value, key: ui.key.value })),
 );
 
-function service(): Service | null {
-  if (!ui.pushForm.reportValidity()) return null;
+/** The service URL and key when they are filled in (each empty one says so); the app account too, for a push. */
+function service(forPush: boolean): Service | null {
+  const fields = forPush ? [ui.base, ui.key, ui.account] : [ui.base, ui.key];
+  if (!fields.every((field) => field.reportValidity())) return null;
   return { base: ui.base.value, key: ui.key.value };
 }
 
@@ -250,7 +252,7 @@ ui.pushCancel.addEventListener("click", () => {
 
 ui.pushForm.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const target = service();
+  const target = service(true);
   if (!target || !chosen?.report?.valid || pushing) return;
   const { file, format } = chosen;
   const status = (text: string) => {
@@ -343,7 +345,7 @@ function summaryTable(summary: SyncSummary): HTMLTableElement {
 // press while it works does nothing
 let listing = false;
 ui.reviews.addEventListener("click", async () => {
-  const target = service();
+  const target = service(false);
   if (!target || listing) return;
   listing = true;
   ui.reviewsStatus.textContent = "Listing the executions…";

@@ -9,13 +9,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../src/http/operations.js";
 import type { Report } from "../../src/index.js";
 import { placeOf } from "../../src/report/formatText.js";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { browserUnavailable, dropFile, launchBrowser, openPage, screenshot } from "../support/browser.js";
 import { runCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
-import { bigDocument, call, dataDir, holdSync, KEY, startServer } from "../support/server.js";
+import {
+  bigDocument,
+  call,
+  dataDir,
+  holdSync,
+  KEY,
+  OTHER_KEY,
+  startServer,
+  TestClock,
+} from "../support/server.js";
 
 const unavailable = browserUnavailable();
 if (unavailable) process.stdout.write(`the page's browser tests are skipped: ${unavailable}\n`);
@@ -25,6 +35,8 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
   let browser: Browser;
   let data: string;
   const hosts = new Set<string>();
+  /** The hosts of the servers these tests start: the only ones a page may ask. */
+  const ours = new Set<string>();
   const errors: string[] = [];
   const dir = mkdtempSync(join(tmpdir(), "syncfile-web-"));
 
@@ -37,19 +49,20 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     rmSync(dir, { recursive: true, force: true });
     // every request of every test went to our server (or stayed in the page: blob: URLs), and
     // nothing in the page failed uncaught
-    expect([...hosts]).toEqual([new URL(server.url).host]);
+    expect([...hosts].filter((host) => !ours.has(host))).toEqual([]);
     expect(errors).toEqual([]);
   });
 
   /** The page, loaded, with its requests' hosts recorded. */
-  async function open(): Promise<Page> {
+  async function open(base = server.url): Promise<Page> {
+    ours.add(new URL(base).host);
     const opened = await openPage(browser);
     const { page, requests } = opened;
     page.on("close", () => {
       errors.push(...opened.errors);
       for (const url of requests) if (!/^(blob|data):/.test(url)) hosts.add(new URL(url).host);
     });
-    await page.goto(`${server.url}/`);
+    await page.goto(`${base}/`);
     return page;
   }
 
@@ -282,6 +295,46 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       expect(await page.locator("#result-section").isHidden()).toBe(true);
     } finally {
       await page.close();
+    }
+  });
+
+  it("waits out a rate limit with a countdown, as Retry-After says, lists the executions and downloads a report", async () => {
+    const clock = new TestClock();
+    const limited = await startServer({ clock: clock.read, seed: fixture("seed.json") });
+    const page = await open(limited.url);
+    try {
+      // the key's calls of a minute, spent at once; 1.5 s before the first leaves the window,
+      // the page's call is refused for 2 s
+      for (let i = 0; i < OPERATIONS.listExecutions.perMinute; i++) {
+        expect((await call(limited.url, "GET", OPERATIONS.listExecutions.path)).status).toBe(200);
+      }
+      clock.advance(58_500);
+      expect(await limited.generateReports()).toBeGreaterThan(0);
+      await page.fill("#key", KEY);
+      await page.click("#reviews");
+      await page.waitForFunction(
+        () =>
+          document.getElementById("reviews-status")?.textContent ===
+            "The service's rate limit was reached; trying again, as it asks, in" &&
+          /^[12] s$/.test(document.getElementById("reviews-wait")?.textContent ?? ""),
+      );
+      clock.advance(5_000);
+      await page.locator("#reviews-result table").first().waitFor();
+      expect(await page.locator("#reviews-status").textContent()).toMatch(/^\d+ executions\.$/);
+      // a report archive, downloaded from the page, is the service's file
+      const button = page.locator("#reviews-result button").first();
+      const id = Number((await button.textContent())?.replace("Download report ", ""));
+      const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+      expect(download.suggestedFilename()).toMatch(/^campaign-\d+-execution-\d+\.zip$/);
+      const fromPage = readFileSync((await download.path()) as string);
+      const served = await fetch(`${limited.url}/v1.0/files/${id}/download`, {
+        headers: { authorization: `Bearer ${OTHER_KEY}` },
+      });
+      expect(served.status).toBe(200);
+      expect(fromPage.equals(Buffer.from(await served.arrayBuffer()))).toBe(true);
+    } finally {
+      await page.close();
+      await limited.close();
     }
   });
 
