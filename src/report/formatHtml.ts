@@ -18,9 +18,12 @@ export interface HtmlFormatOptions {
 
 const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
-/** The report's look, which syncfile serve's page adopts too. */
+/** The page of the report; syncfile serve's page has its own. */
+const PAGE_STYLE = `
+body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 75rem; padding: 1rem 1.5rem; color: #1d1d1f; }`;
+
+/** The report's sections, which syncfile serve's page adopts too. */
 export const REPORT_STYLE = `
-body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 75rem; padding: 1rem 1.5rem; color: #1d1d1f; }
 h1 { font-size: 1.3rem; } h2 { font-size: 1.1rem; margin: 2rem 0 .5rem; overflow-wrap: anywhere; }
 .banner { padding: .75rem 1rem; border-radius: .4rem; font-weight: 600; }
 .valid { background: #e3f6e8; color: #0b5d23; } .invalid { background: #fde7e7; color: #8c1212; }
@@ -73,7 +76,7 @@ export function formatHtml(reports: readonly Report[], options: HtmlFormatOption
 <meta http-equiv="Content-Security-Policy" content="${POLICY}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${REPORT_STYLE}</style>
+<style>${PAGE_STYLE}${REPORT_STYLE}</style>
 </head>
 <body>
 <h1>syncfile ${reports.some((report) => report.output) ? "conversion" : "validation"} report</h1>

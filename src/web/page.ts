@@ -149,7 +149,7 @@ function showMessage(text: string | null): void {
 
 // the report's look, from the same source as the HTML report's (no inline style: CSP)
 const reportSheet = new CSSStyleSheet();
-reportSheet.replaceSync(REPORT_STYLE.replace(/(^|\n)body \{[^}]*\}/, ""));
+reportSheet.replaceSync(REPORT_STYLE);
 document.adoptedStyleSheets = [...document.adoptedStyleSheets, reportSheet];
 
 /** Shows `report` in `into`, its filters working and its codes linked to their explanation. */

@@ -39,15 +39,13 @@ async function run(job: Job): Promise<void> {
   // are cells, with no source line
   const workbook = format === "xlsx";
   const options = { format, file: file.name };
-  const progress = {
-    onProgress: throttled((bytes) => scope.postMessage({ type: "progress", bytes, total: file.size })),
-  };
+  const onProgress = throttled((bytes) => scope.postMessage({ type: "progress", bytes, total: file.size }));
   if (job.type === "validate") {
     let report: Report;
-    if (workbook) report = await validateWorkbook(file, { ...options, ...progress });
+    if (workbook) report = await validateWorkbook(file, { ...options, onProgress });
     else {
       const validation = new Validation(options);
-      await read(file, validation);
+      await read(file, validation, onProgress);
       report = validation.end();
     }
     done(file);
@@ -62,10 +60,10 @@ async function run(job: Job): Promise<void> {
   // each chunk copied: the writer may reuse its buffer
   const out = { bytes: (chunk: Uint8Array) => parts.push(new Uint8Array(chunk)) };
   let report: Report;
-  if (workbook) report = await convertWorkbook(file, { ...options, ...progress, to: job.to }, out);
+  if (workbook) report = await convertWorkbook(file, { ...options, onProgress, to: job.to }, out);
   else {
     const conversion = new Conversion({ ...options, to: job.to }, out);
-    await read(file, conversion);
+    await read(file, conversion, onProgress);
     report = conversion.end();
   }
   done(file);
@@ -90,9 +88,12 @@ function done(file: File): void {
 }
 
 /** Streams `file` into `pass`, telling progress; stops early once the pass has stopped reading. */
-async function read(file: File, pass: { push(chunk: Uint8Array): void; readonly stopped: boolean }) {
+async function read(
+  file: File,
+  pass: { push(chunk: Uint8Array): void; readonly stopped: boolean },
+  onProgress: (bytes: number) => void,
+) {
   const reader = file.stream().getReader();
-  const tell = throttled((bytes) => scope.postMessage({ type: "progress", bytes, total: file.size }));
   let bytes = 0;
   try {
     for (;;) {
@@ -101,7 +102,7 @@ async function read(file: File, pass: { push(chunk: Uint8Array): void; readonly 
       pass.push(value);
       bytes += value.length;
       if (pass.stopped) break;
-      tell(bytes);
+      onProgress(bytes);
     }
   } finally {
     await reader.cancel().catch(() => {});

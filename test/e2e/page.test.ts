@@ -85,15 +85,19 @@ describe("the page's server side", () => {
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
 
-  it("answers no CORS without --cors", async () => {
-    const plain = await startServer();
+  it.each([
+    [[], null],
+    [["*"], "*"],
+  ])("answers CORS with --cors %j to any page: %s", async (cors, allowed) => {
+    const other = await startServer({ cors });
     try {
-      const list = await answer(`${plain.url}/v1.0/accessReviews/campaigns`, {
+      const list = await answer(`${other.url}/v1.0/accessReviews/campaigns`, {
         headers: { origin: PAGE_ORIGIN, authorization: `Bearer ${KEY}` },
       });
-      expect(list.headers.get("access-control-allow-origin")).toBeNull();
+      expect(list.status).toBe(200);
+      expect(list.headers.get("access-control-allow-origin")).toBe(allowed);
     } finally {
-      await plain.close();
+      await other.close();
     }
   });
 

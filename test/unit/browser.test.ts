@@ -151,6 +151,47 @@ beforeAll(async () => {
   driver = runInContext(DRIVER, realm) as Driver;
 }, 60_000);
 
+/** Files the tests write, each a new name in one folder removed at the end: `scratch(".json")`. */
+let folder: string;
+let made = 0;
+const scratch = (extension: string) => join(folder, `${made++}${extension}`);
+beforeAll(() => {
+  folder = mkdtempSync(join(tmpdir(), "syncfile-browser-test-"));
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** The browser's conversion has convertFile's report (into `file`), and its bytes when they are to be kept. */
+function expectConvertedAlike(
+  converted: { report: string; output: number[] },
+  expected: Report,
+  file: string,
+) {
+  const what = `${expected.file} → ${file} (${expected.output?.format})`;
+  const report = comparable(converted.report);
+  expect(report.output?.file, what).toBeNull();
+  const wanted = comparable(expected);
+  if (wanted.output) wanted.output.file = null;
+  expect(report, what).toEqual(wanted);
+  // what is not to be kept, convertFile never moves to its name
+  if (expected.output?.written)
+    expect(Buffer.from(converted.output).equals(readFileSync(file)), what).toBe(true);
+}
+
+/** The workbook the browser wrote reads back (as JSON) as the one convertFile writes from `path` (their ZIPs' dates may differ). */
+async function expectWorkbookAlike(output: number[], path: string) {
+  const [xlsx, fromBrowser, expected, actual] = [
+    scratch(".xlsx"),
+    scratch(".xlsx"),
+    scratch(".json"),
+    scratch(".json"),
+  ];
+  await convertFile(path, xlsx, { to: "xlsx" });
+  writeFileSync(fromBrowser, Uint8Array.from(output));
+  await convertFile(xlsx, expected, { to: "json" });
+  await convertFile(fromBrowser, actual, { to: "json" });
+  expect(readFileSync(actual).equals(readFileSync(expected)), path).toBe(true);
+}
+
 describe("the browser bundle of src/browser.ts", () => {
   it("takes every X.browser.ts there is, and no Node module", () => {
     const inputs = Object.keys(bundle.metafile.inputs);
@@ -179,12 +220,6 @@ describe("the browser bundle, run where there is no Buffer, process or require",
       .filter((name) => /\.(json|csv)$/.test(name))
       .map((name) => join(root, "fixtures", folder, name)),
   );
-  let out: string;
-  let n = 0; // output files made in `out`
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), "syncfile-browser-test-"));
-  });
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("is run in a realm without Node's globals", () => {
     expect(runInContext("[typeof Buffer, typeof process, typeof require, typeof global]", realm)).toEqual(
@@ -223,32 +258,17 @@ describe("the browser bundle, run where there is no Buffer, process or require",
     for (const path of fixtures) {
       const bytes = readFileSync(path);
       for (const options of cases) {
-        const file = join(out, `${n++}.${options.to}`);
-        const expected = comparable(await convertFile(path, file, options));
-        const converted = driver.convert(bytes, { file: path, ...options }, 7);
-        const report = comparable(converted.report);
-        expect(report.output?.file).toBeNull();
-        if (expected.output) expected.output.file = null;
-        expect(report, `${path} ${JSON.stringify(options)}`).toEqual(expected);
-        // what is not to be kept, convertFile never moves to its name
-        if (expected.output?.written) {
-          expect(Buffer.from(converted.output).equals(readFileSync(file)), `${path} → ${file}`).toBe(true);
-        }
+        const file = scratch(`.${options.to}`);
+        const expected = await convertFile(path, file, options);
+        expectConvertedAlike(driver.convert(bytes, { file: path, ...options }, 7), expected, file);
       }
     }
   });
 
   it("writes workbooks that read back as the ones convertFile writes (the ZIP's dates may differ)", async () => {
     for (const path of fixtures.filter((p) => p.includes("/valid/"))) {
-      const xlsx = join(out, `${n++}.xlsx`);
-      await convertFile(path, xlsx, { to: "xlsx" });
       const converted = driver.convert(readFileSync(path), { file: path, to: "xlsx" }, 4096);
-      const fromBrowser = join(out, `${n++}.xlsx`);
-      writeFileSync(fromBrowser, Uint8Array.from(converted.output));
-      const [expected, actual] = [join(out, `${n++}.json`), join(out, `${n++}.json`)];
-      await convertFile(xlsx, expected, { to: "json" });
-      await convertFile(fromBrowser, actual, { to: "json" });
-      expect(readFileSync(actual).equals(readFileSync(expected)), path).toBe(true);
+      await expectWorkbookAlike(converted.output, path);
     }
   });
 });
@@ -259,16 +279,10 @@ describe("the browser bundle's workbooks, read from a Blob", () => {
       .filter((name) => /\.xls[xm]?$/.test(name))
       .map((name) => join(root, "fixtures", folder, name)),
   );
-  let out: string;
-  let n = 0; // files made in `out`
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), "syncfile-browser-workbooks-"));
-  });
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   /** validateWorkbook of `bytes` is validateFile's report of them in a file, with progress told up to the same total. */
   const expectValidatedAlike = async (bytes: Uint8Array, options: ValidateOptions, what: string) => {
-    const path = options.file ?? join(out, `${n++}.xlsx`);
+    const path = options.file ?? scratch(".xlsx");
     if (!options.file) writeFileSync(path, bytes);
     const progress: number[] = [];
     const expected = await validateFile(path, {
@@ -303,29 +317,18 @@ describe("the browser bundle's workbooks, read from a Blob", () => {
     ];
     for (const path of workbooks) {
       for (const options of cases) {
-        const file = join(out, `${n++}.${options.to ?? "json"}`);
-        const expected = comparable(await convertFile(path, file, { format: "xlsx", ...options }));
+        const file = scratch(`.${options.to ?? "json"}`);
+        const expected = await convertFile(path, file, { format: "xlsx", ...options });
         const converted = await driver.convertWorkbook(readFileSync(path), { file: path, ...options });
-        if (expected.output) expected.output.file = null;
-        expect(comparable(converted.report), `${path} ${JSON.stringify(options)}`).toEqual(expected);
-        if (expected.output?.written) {
-          expect(Buffer.from(converted.output).equals(readFileSync(file)), `${path} → ${file}`).toBe(true);
-        }
+        expectConvertedAlike(converted, expected, file);
       }
     }
   });
 
   it("converts workbooks into workbooks that read back as convertFile's do", async () => {
     for (const path of workbooks.filter((p) => p.includes("/valid/"))) {
-      const xlsx = join(out, `${n++}.xlsx`);
-      await convertFile(path, xlsx, { to: "xlsx" });
       const converted = await driver.convertWorkbook(readFileSync(path), { file: path, to: "xlsx" });
-      const fromBrowser = join(out, `${n++}.xlsx`);
-      writeFileSync(fromBrowser, Uint8Array.from(converted.output));
-      const [expected, actual] = [join(out, `${n++}.json`), join(out, `${n++}.json`)];
-      await convertFile(xlsx, expected, { to: "json" });
-      await convertFile(fromBrowser, actual, { to: "json" });
-      expect(readFileSync(actual).equals(readFileSync(expected)), path).toBe(true);
+      await expectWorkbookAlike(converted.output, path);
     }
   });
 
@@ -350,12 +353,12 @@ describe("the browser bundle's workbooks, read from a Blob", () => {
     await pipeDocument([JSON.stringify({ users })], new XlsxWriter((b) => written.push(b.slice())), {
       format: "json",
     });
-    const large = join(out, `${n++}.xlsx`);
+    const large = scratch(".xlsx");
     writeFileSync(large, Buffer.concat(written));
     expect(unzipSync(readFileSync(large))["xl/worksheets/sheet1.xml"]?.length).toBeGreaterThan(1 << 20);
     const report = await expectValidatedAlike(readFileSync(large), { file: large }, "large");
     expect(report.counts.error).toBe(2400);
-    const csv = join(out, `${n++}.csv`);
+    const csv = scratch(".csv");
     const expected = comparable(await convertFile(large, csv, { to: "csv", force: true }));
     const converted = await driver.convertWorkbook(readFileSync(large), {
       file: large,
@@ -386,7 +389,7 @@ describe("the browser bundle's workbooks, read from a Blob", () => {
     }
     const codes = new Set<string>();
     for (const [what, bytes] of damaged) {
-      const path = join(out, `${n++}.xlsx`);
+      const path = scratch(".xlsx");
       writeFileSync(path, bytes);
       const expected = await validateFile(path);
       for (const f of expected.findings) codes.add(f.code);
