@@ -4,10 +4,10 @@
 import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import packageJson from "../../package.json" with { type: "json" };
+import type { Clock } from "../http/Clock.js";
 import { OPERATIONS, type Operation } from "../http/operations.js";
 import { discard, parseBody, readText, retryAfterMs, send } from "./_request.js";
 import { ApiError } from "./ApiError.js";
-import type { Clock } from "./Clock.js";
 import { ConnectionError } from "./ConnectionError.js";
 import type { RateLimiter } from "./RateLimiter.js";
 

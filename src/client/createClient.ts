@@ -8,6 +8,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { basename, extname } from "node:path";
+import { type Clock, systemClock } from "../http/Clock.js";
 import {
   type AppAccountState,
   type AppAccountUsers,
@@ -18,6 +19,7 @@ import {
   type UploadFileParameters,
 } from "../http/operations.js";
 import { type Executions, readExecutions, readFileId, readUploadParameters } from "../http/tolerant.js";
+import { type SyncWaiting, whileSyncRuns } from "../http/whileSyncRuns.js";
 import {
   type CallOptions,
   Exchange,
@@ -29,7 +31,6 @@ import {
 import { discard } from "./_request.js";
 import { type Destination, saveResponse } from "./_saveResponse.js";
 import { ApiError } from "./ApiError.js";
-import { type Clock, systemClock } from "./Clock.js";
 import { ConnectionError } from "./ConnectionError.js";
 import { DOCUMENTED_LIMITS, RateLimiter, type RateLimits } from "./RateLimiter.js";
 
@@ -101,7 +102,7 @@ export interface SyncOptions extends CallOptions {
   /** How often to try again meanwhile. Default 5 s. */
   pollMs?: number;
   /** Told each time the service says another sync is running, before the client waits. */
-  onWaiting?: (event: { waitedMs: number; nextMs: number; message: string }) => void;
+  onWaiting?: (event: SyncWaiting) => void;
 }
 
 /** The client of one service with one key. */
@@ -323,21 +324,17 @@ class HttpClient implements Client {
 
   async sync(idFile: number, idAppAccount: number, options: SyncOptions = {}): Promise<SyncSummary> {
     const operation = options.format === "csv" ? "syncCustomCsv" : "syncCustom";
-    const waitMs = options.waitMs ?? 10 * 60_000;
-    const pollMs = options.pollMs ?? 5000;
-    const started = this.#clock.now();
-    for (;;) {
-      try {
-        return await this.#syncOnce(operation, idFile, idAppAccount, call(options));
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 409) throw error;
-        const waitedMs = this.#clock.now() - started;
-        const nextMs = Math.min(pollMs, waitMs - waitedMs);
-        if (nextMs <= 0) throw error;
-        options.onWaiting?.({ waitedMs, nextMs, message: error.message });
-        await this.#clock.sleep(nextMs, options.signal);
-      }
-    }
+    return whileSyncRuns(
+      () => this.#syncOnce(operation, idFile, idAppAccount, call(options)),
+      (error): error is ApiError => error instanceof ApiError && error.status === 409,
+      this.#clock,
+      {
+        waitMs: options.waitMs ?? 10 * 60_000,
+        pollMs: options.pollMs ?? 5000,
+        ...(options.onWaiting ? { onWaiting: options.onWaiting } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+    );
   }
 
   #syncOnce(operation: Operation, idFile: number, idAppAccount: number, options: CallOptions) {

@@ -1,6 +1,7 @@
 // syncfile/client: the typed client of the interface, and push / download / reports as calls.
 // Re-exports only.
 
+export { type Clock, systemClock } from "../http/Clock.js";
 export type {
   AppAccountState,
   AppAccountUser,
@@ -16,7 +17,6 @@ export type { Executions } from "../http/tolerant.js";
 export { STATE_FILE, StateFileError } from "./_reportState.js";
 export type { Destination } from "./_saveResponse.js";
 export { ApiError } from "./ApiError.js";
-export { type Clock, systemClock } from "./Clock.js";
 export { ConnectionError } from "./ConnectionError.js";
 export {
   type CollectedReport,

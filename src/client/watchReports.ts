@@ -2,8 +2,8 @@
 // the signal aborts; a pass that fails on the network or the service's side is reported and
 // the next one tried, a refusal (a wrong key, a bad request) ends the watch.
 
+import { type Clock, systemClock } from "../http/Clock.js";
 import { ApiError } from "./ApiError.js";
-import { type Clock, systemClock } from "./Clock.js";
 import { ConnectionError } from "./ConnectionError.js";
 import { type CollectOptions, type CollectResult, collectReports } from "./collectReports.js";
 import type { Client } from "./createClient.js";

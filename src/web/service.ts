@@ -5,9 +5,11 @@
 // Retry-After says, and a 409 (a sync already running) every few seconds, each shown to the
 // user as a countdown.
 
+import { type Clock, systemClock } from "../http/Clock.js";
 import { OPERATIONS, type SyncSummary } from "../http/operations.js";
 import { retryAfterMs } from "../http/retryAfter.js";
 import { type Executions, readExecutions, readFileId, readUploadParameters } from "../http/tolerant.js";
+import { whileSyncRuns } from "../http/whileSyncRuns.js";
 
 /** Where the service is and the key to call it with. */
 export interface Service {
@@ -34,6 +36,8 @@ export type OnWait = (why: string, secondsLeft: number) => void;
 export interface CallOptions {
   onWait: OnWait;
   signal?: AbortSignal;
+  /** The time waits are counted on: the system's, or one a test moves. */
+  clock?: Clock;
 }
 
 /** A file to push: its bytes, the name it goes up under, and whether it is JSON or CSV. */
@@ -88,17 +92,19 @@ export async function pushFile(
   if (idFile === null) throw new ServiceError(0, "the service registered the file without an id", null);
   options.onStep("Syncing…");
   const path = OPERATIONS[format === "csv" ? "syncCustomCsv" : "syncCustom"].path;
-  const started = Date.now();
-  for (;;) {
-    try {
-      return (await call(service, "PUT", path, { idFile, idAppAccount: appAccount }, options)) as SyncSummary;
-    } catch (error) {
-      if (!(error instanceof ServiceError) || error.status !== 409 || Date.now() - started > SYNC_WAIT_MS)
-        throw error;
-      await countdown(SYNC_POLL_MS, "Another sync of this app account is running; trying again in", options);
-      options.onStep("Syncing…");
-    }
-  }
+  return whileSyncRuns(
+    async () =>
+      (await call(service, "PUT", path, { idFile, idAppAccount: appAccount }, options)) as SyncSummary,
+    (error): error is ServiceError => error instanceof ServiceError && error.status === 409,
+    {
+      now: () => clockOf(options).now(),
+      sleep: async (ms) => {
+        await countdown(ms, "Another sync of this app account is running; trying again in", options);
+        options.onStep("Syncing…");
+      },
+    },
+    { waitMs: SYNC_WAIT_MS, pollMs: SYNC_POLL_MS },
+  );
 }
 
 /** The access-review executions, by bucket (read tolerantly, as the client does). */
@@ -165,19 +171,24 @@ async function withRateRetries(send: () => Promise<Response>, options: CallOptio
       );
     }
     if (response.status !== 429 || retry >= RATE_RETRIES) return response;
-    const waitMs = retryAfterMs(response.headers.get("retry-after"), Date.now()) ?? RATE_WAIT_MS;
+    const waitMs = retryAfterMs(response.headers.get("retry-after"), clockOf(options).now()) ?? RATE_WAIT_MS;
     await response.body?.cancel();
     await countdown(waitMs, "The service's rate limit was reached; trying again, as it asks, in", options);
   }
 }
 
+function clockOf(options: CallOptions): Clock {
+  return options.clock ?? systemClock;
+}
+
 /** Waits `ms`, telling `onWait` every second how long is left; rejects once `signal` aborts. */
 async function countdown(ms: number, why: string, options: CallOptions): Promise<void> {
-  const end = Date.now() + ms;
-  for (let left = ms; left > 0; left = end - Date.now()) {
+  const clock = clockOf(options);
+  const end = clock.now() + ms;
+  for (let left = ms; left > 0; left = end - clock.now()) {
     options.signal?.throwIfAborted();
     options.onWait(why, Math.ceil(left / 1000));
-    await new Promise((resolve) => setTimeout(resolve, Math.min(1000, left)));
+    await clock.sleep(Math.min(1000, left), options.signal);
   }
   options.signal?.throwIfAborted();
   options.onWait(why, 0);

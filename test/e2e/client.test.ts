@@ -452,6 +452,33 @@ describe("a sync while another sync runs", () => {
     expect(waits[0]?.message).toMatch(/another sync is running/);
     expect((await held.answer).status).toBe(200);
   });
+
+  it("tries every pollMs while the time lasts, the last wait cut to what is left, then throws the 409", async () => {
+    const clock = new TestClock();
+    const client = createClient({ baseUrl: server.url, apiKey: KEY, clock: clientClock(clock) });
+    const { id } = await client.uploadFile(fixture("valid/example.json"));
+    const held = await holdSync(server.url, data, 24);
+    const waits: { waitedMs: number; nextMs: number }[] = [];
+    try {
+      const refused = await client
+        .sync(id, 24, {
+          waitMs: 12_000,
+          pollMs: 5000,
+          onWaiting: ({ waitedMs, nextMs }) => waits.push({ waitedMs, nextMs }),
+        })
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).status).toBe(409);
+    } finally {
+      await held.release();
+    }
+    expect(waits).toEqual([
+      { waitedMs: 0, nextMs: 5000 },
+      { waitedMs: 5000, nextMs: 5000 },
+      { waitedMs: 10_000, nextMs: 2000 },
+    ]);
+    expect((await held.answer).status).toBe(200);
+  });
 });
 
 describe("pushFile", () => {

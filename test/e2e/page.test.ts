@@ -1,11 +1,13 @@
 // What the server does for the page, over real HTTP (no browser: test/e2e/web.test.ts drives
 // the page itself): the built page at / with its assets and its Content-Security-Policy, no
 // catch-all route that would shadow the interface's 404s or appear in the OpenAPI document,
-// and CORS for the origins given with --cors, refused in one line when one is no origin.
+// and CORS for the origins given with --cors, refused in one line when one is no origin; and,
+// where the page is not built, a 503 at / that says how to build it.
 
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
-import { PAGE_POLICY } from "../../src/server/plugins/page.js";
+import page, { PAGE_POLICY } from "../../src/server/plugins/page.js";
 import { runCli } from "../support/cli.js";
 import { call, dataDir, KEY, startServer } from "../support/server.js";
 
@@ -108,6 +110,26 @@ describe("the page's server side", () => {
       expect(code).toBe(2);
       expect(stderr).toContain(`--cors takes an origin such as https://admin.example.com`);
       expect(stderr).toContain(`got "${bad}"`);
+    }
+  });
+});
+
+describe("a server whose page is not built", () => {
+  it("answers / with a 503 that says how to build it, and the interface as ever", async () => {
+    const app = Fastify();
+    await app.register(page, { cors: [], root: null });
+    app.get("/v1.0/ping", async () => ({ ok: true }));
+    try {
+      const home = await app.inject({ method: "GET", url: "/" });
+      expect(home.statusCode).toBe(503);
+      expect(home.headers["content-type"]).toBe("text/plain; charset=utf-8");
+      expect(home.body).toBe(
+        "The page is not built here: run `npm run build` in the syncfile folder, then restart the server.\n",
+      );
+      expect((await app.inject({ method: "GET", url: "/page.js" })).statusCode).toBe(404);
+      expect((await app.inject({ method: "GET", url: "/v1.0/ping" })).json()).toEqual({ ok: true });
+    } finally {
+      await app.close();
     }
   });
 });

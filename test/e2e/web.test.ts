@@ -16,6 +16,7 @@ import type { SyncfileServer } from "../../src/server/index.js";
 import { browserUnavailable, dropFile, launchBrowser, openPage, screenshot } from "../support/browser.js";
 import { runCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
+import { startProxy } from "../support/proxy.js";
 import {
   bigDocument,
   call,
@@ -25,6 +26,7 @@ import {
   OTHER_KEY,
   startServer,
   TestClock,
+  uploadFile,
 } from "../support/server.js";
 
 const unavailable = browserUnavailable();
@@ -66,6 +68,17 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     return page;
   }
 
+  /** The findings table under `section`: each row's place, code and message. */
+  function findingRows(page: Page, section: string) {
+    return page.locator(`${section} tbody.findings tr`).evaluateAll((trs) =>
+      trs.map((tr) => ({
+        where: (tr as HTMLTableRowElement).cells[0]?.querySelector("code")?.textContent ?? "",
+        code: tr.dataset.code,
+        message: (tr as HTMLTableRowElement).cells[3]?.firstChild?.textContent ?? "",
+      })),
+    );
+  }
+
   /** The CLI's report of a fixture. */
   async function cliReport(name: string): Promise<Report> {
     const { stdout } = await runCli(["validate", fixture(name), "--format", "json"]);
@@ -85,13 +98,7 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       await dropFile(page, "#drop", name.split("/")[1] as string, readFileSync(fixture(name)));
       await page.locator("#result .banner").waitFor();
       expect(await page.locator("#result .banner").textContent()).toMatch(/^invalid — /);
-      const rows = await page.locator("#result tbody.findings tr").evaluateAll((trs) =>
-        trs.map((tr) => ({
-          where: (tr as HTMLTableRowElement).cells[0]?.querySelector("code")?.textContent ?? "",
-          code: tr.dataset.code,
-          message: (tr as HTMLTableRowElement).cells[3]?.firstChild?.textContent ?? "",
-        })),
-      );
+      const rows = await findingRows(page, "#result");
       const expected = (await cliReport(name)).findings;
       expect(rows.map((r) => r.code)).toEqual(expected.map((f) => f.code));
       expect(rows.map((r) => r.message)).toEqual(expected.map((f) => f.message));
@@ -239,6 +246,7 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
   it("waits out a sync already running with a countdown, then shows the summary", async () => {
     const page = await open();
     try {
+      await page.clock.install(); // the wait's seconds pass when the test says
       await page.setInputFiles("#file", fixture("valid/example.json"));
       await page.locator("#result .banner.valid").waitFor();
       const held = await holdSync(server.url, data, 4444);
@@ -254,12 +262,51 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       );
       await held.release();
       expect((await held.answer).status).toBe(200);
-      await page.locator("#push-result table").waitFor({ timeout: 60_000 });
+      await page.clock.fastForward(5000);
+      await page.locator("#push-result table").waitFor();
       expect(await page.locator("#push-status").textContent()).toBe(
         "Synced example.json into app account 4444.",
       );
     } finally {
       await page.close();
+    }
+  });
+
+  it("shows the report of a service that refuses a file the page found valid, in the same table", async () => {
+    // a stricter service's answer: ours on a file with an invalid email, passed on by a proxy
+    // in place of its answer to the page's sync
+    const { id } = await uploadFile(
+      server.url,
+      "bad.json",
+      readFileSync(fixture("invalid/user.email.format.json")),
+    );
+    const refused = await call(server.url, "PUT", OPERATIONS.syncCustom.path, {
+      json: { idFile: id, idAppAccount: 4445 },
+    });
+    expect(refused.status).toBe(400);
+    const proxy = await startProxy(server.url);
+    const page = await open(proxy.url);
+    try {
+      await page.setInputFiles("#file", fixture("valid/example.json"));
+      await page.locator("#result .banner.valid").waitFor();
+      proxy.answerNext(
+        new RegExp(`^PUT ${OPERATIONS.syncCustom.path}$`),
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(refused.text)}\r\nconnection: close\r\n\r\n${refused.text}`,
+      );
+      await page.fill("#key", KEY);
+      await page.fill("#account", "4445");
+      await page.click("#push");
+      await page.locator("#push-result .banner.invalid").waitFor();
+      expect(await page.locator("#push-status").textContent()).toBe(
+        `PUT ${OPERATIONS.syncCustom.path} was refused (400): ${refused.body.message}`,
+      );
+      const finding = (refused.body.report as Report).findings[0] as Report["findings"][number];
+      expect(await findingRows(page, "#push-result")).toEqual([
+        { where: placeOf(finding), code: finding.code, message: finding.message },
+      ]);
+    } finally {
+      await page.close();
+      await proxy.close();
     }
   });
 

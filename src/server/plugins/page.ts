@@ -19,6 +19,8 @@ export const PAGE_POLICY =
 export interface PageOptions {
   /** Origins allowed to call the server from a browser (`https://admin.example.com`); none: same origin only. */
   cors: readonly string[];
+  /** The built page's folder; default dist/web of this package (`pageRoot()`), null: not built. */
+  root?: string | null;
 }
 
 /**
@@ -66,7 +68,7 @@ async function page(app: FastifyInstance, options: PageOptions): Promise<void> {
       maxAge: 600,
     });
   }
-  const root = pageRoot();
+  const root = options.root === undefined ? pageRoot() : options.root;
   if (root === null) {
     app.get("/", { schema: { hide: true } }, async (_request, reply) =>
       reply
