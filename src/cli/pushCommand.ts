@@ -8,7 +8,7 @@ import { ApiError } from "../client/ApiError.js";
 import type { UploadedFile } from "../client/createClient.js";
 import { pushFile } from "../client/pushFile.js";
 import type { SyncSummary } from "../http/operations.js";
-import { formatBytes } from "../report/formatText.js";
+import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
@@ -156,10 +156,9 @@ function describeSync(file: string, uploaded: UploadedFile, s: SyncSummary): str
     // a service whose summary is not the one this project's server sends: show it as it came
     return `${pushed}, synced\n  the service answered: ${JSON.stringify(s)}\n`;
   }
-  const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
   return [
     `${pushed}, synced into app account ${s.idAppAccount}`,
-    `  ${plural(s.users, "user")} (${s.activeUsers.toLocaleString("en-US")} active), ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}, ${plural(s.warnings, "warning")}`,
+    `  ${plural(s.users, "user")} (${groupDigits(s.activeUsers)} active), ${plural(s.licenses, "license")}, ${plural(s.licenseUsers, "license user")}, ${plural(s.warnings, "warning")}`,
     `  prices in ${s.displayCurrency}; sync ${s.idSync} took ${formatDuration(s.durationMs)}`,
     "",
   ].join("\n");

@@ -5,7 +5,16 @@
 
 import { catalog, isCode } from "./catalog.js";
 import type { Finding } from "./Finding.js";
-import { type Excerpt, formatBytes, outputLine, pathOf, placeOf, plural, recordsOf } from "./formatText.js";
+import {
+  type Excerpt,
+  formatBytes,
+  groupDigits,
+  outputLine,
+  pathOf,
+  placeOf,
+  plural,
+  recordsOf,
+} from "./formatText.js";
 import type { Report } from "./Report.js";
 
 /** Options of the HTML format. */
@@ -109,7 +118,7 @@ export function reportSection(report: Report, index: number, options: HtmlFormat
       '<thead><tr><th scope="col">Code</th><th scope="col">Severity</th><th scope="col">What</th><th scope="col">Count</th></tr></thead><tbody>',
       ...codes.map(([code, n]) => {
         const entry = isCode(code) ? catalog[code] : null;
-        return `<tr><td>${codeCell(code, options)}</td><td class="${entry?.severity ?? ""}">${entry?.severity ?? ""}</td><td>${escapeHtml(entry?.title ?? "")}</td><td class="n">${escapeHtml(n.toLocaleString("en-US"))}</td></tr>`;
+        return `<tr><td>${codeCell(code, options)}</td><td class="${entry?.severity ?? ""}">${entry?.severity ?? ""}</td><td>${escapeHtml(entry?.title ?? "")}</td><td class="n">${escapeHtml(groupDigits(n))}</td></tr>`;
       }),
       "</tbody></table>",
     );

@@ -3,6 +3,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Excerpt, Finding, Report } from "../../src/index.js";
 import {
@@ -15,6 +16,7 @@ import {
   validateText,
 } from "../../src/index.js";
 import { reportSection } from "../../src/report/formatHtml.js";
+import { groupDigits } from "../../src/report/formatText.js";
 import { fixture } from "../support/paths.js";
 
 const manyBadUsers = (n: number) =>
@@ -58,6 +60,26 @@ describe("limits", () => {
     const strict = validateText(text, { strict: true });
     expect(strict.valid).toBe(false);
     expect(strict.findings[0]).toMatchObject({ code: "user.property.unknown", severity: "error" });
+  });
+});
+
+describe("numbers", () => {
+  it("group their thousands as en-US writes them", () => {
+    expect([0, 7, 999, 1000, 12_345, 1_234_567, -4500].map(groupDigits)).toEqual([
+      "0",
+      "7",
+      "999",
+      "1,000",
+      "12,345",
+      "1,234,567",
+      "-4,500",
+    ]);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
+        (n) => groupDigits(n) === (n || 0).toLocaleString("en-US"), // -0 is written "0" here
+      ),
+    );
   });
 });
 
