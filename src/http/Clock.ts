@@ -2,7 +2,7 @@
 // clock they move, so that waits of minutes take no time. Plain timers, so that it runs in
 // browsers as in Node.
 
-/** What the client reads the time from and waits with. */
+/** What the client and the page read the time from and wait with. */
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
