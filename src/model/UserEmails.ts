@@ -1,14 +1,19 @@
 // The emails of the users read so far, as fingerprints: shared by the duplicate-email check
 // and the license-user check (the CSV assembler, or its parsing thread, keeps its own). About
-// 20 bytes a user, however long the emails, for the last 128 k; the ones before about 6.5
-// bytes, their indexes on disk (FingerprintSet).
+// 20 bytes a user, however long the emails, for the last 128 k (by default); the ones before
+// about 6.5 bytes, their indexes on disk (FingerprintSet).
 
 import { FingerprintSet } from "../_internal/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 
 /** Users' emails, compared case-insensitively, each with the index of the first user who has it. */
 export class UserEmails {
-  readonly #set = new FingerprintSet();
+  readonly #set: FingerprintSet;
+
+  /** `memoryKeys`: how many emails are kept in the hash table before they go to a compact run. */
+  constructor(memoryKeys?: number) {
+    this.#set = new FingerprintSet(memoryKeys);
+  }
 
   /** Records user `index`; returns the index of an earlier user with this email, or -1. */
   add(email: string, index: number): number {

@@ -11,6 +11,9 @@ import { type CollectedFindings, ReportCollector } from "../report/ReportCollect
 import { findingDetails } from "./_findingDetails.js";
 import type { NormalizedValidateOptions } from "./options.js";
 
+/** The users' emails a validation keeps in its hash table before they go to compact runs. */
+const JSON_EMAILS_IN_TABLE = 512 * 1024;
+
 /** Runs the checks on each record as it arrives, and collects every finding. */
 export class ValidationCore {
   readonly #options: NormalizedValidateOptions;
@@ -23,8 +26,14 @@ export class ValidationCore {
   #licenses = 0;
   #licenseUsers = 0;
 
-  /** The users' emails seen, shared by the duplicate-email and the license-user check. */
-  readonly #emails = new UserEmails();
+  /**
+   * The users' emails seen, shared by the duplicate-email and the license-user check. A JSON
+   * file's users are all registered here (a CSV file's reader keeps its own, and this stays
+   * empty): the first 512 k stay in the hash table, where every later user and license user is
+   * looked up without searching the compact runs (a 100 MB file of 254 k users: 5% faster;
+   * 4.4 M users: 6 MB more at the peak).
+   */
+  readonly #emails = new UserEmails(JSON_EMAILS_IN_TABLE);
 
   /** Where the reader sends records and its own findings. */
   readonly sink: RecordSink;
