@@ -68,6 +68,15 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     return page;
   }
 
+  /** Picks the valid fixture `name`, waits for its check, and pushes it to app account `account`. */
+  async function pushValid(page: Page, name: string, account: string): Promise<void> {
+    await page.setInputFiles("#file", fixture(name));
+    await page.locator("#result .banner.valid").waitFor();
+    await page.fill("#key", KEY);
+    await page.fill("#account", account);
+    await page.click("#push");
+  }
+
   /** The findings table under `section`: each row's place, code and message. */
   function findingRows(page: Page, section: string) {
     return page.locator(`${section} tbody.findings tr`).evaluateAll((trs) =>
@@ -158,11 +167,7 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
   ])("pushes a valid %s and shows the sync's summary", async (name, sent, account) => {
     const page = await open();
     try {
-      await page.setInputFiles("#file", fixture(name));
-      await page.locator("#result .banner.valid").waitFor();
-      await page.fill("#key", KEY);
-      await page.fill("#account", account);
-      await page.click("#push");
+      await pushValid(page, name, account);
       await page.locator("#push-result table").waitFor();
       expect(await page.locator("#push-status").textContent()).toBe(
         `Synced ${sent} into app account ${account}.`,
@@ -247,12 +252,8 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     const page = await open();
     try {
       await page.clock.install(); // the wait's seconds pass when the test says
-      await page.setInputFiles("#file", fixture("valid/example.json"));
-      await page.locator("#result .banner.valid").waitFor();
       const held = await holdSync(server.url, data, 4444);
-      await page.fill("#key", KEY);
-      await page.fill("#account", "4444");
-      await page.click("#push");
+      await pushValid(page, "valid/example.json", "4444");
       // the reason, read out once, and the seconds left beside it
       await page.waitForFunction(
         () =>
@@ -287,15 +288,11 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     const proxy = await startProxy(server.url);
     const page = await open(proxy.url);
     try {
-      await page.setInputFiles("#file", fixture("valid/example.json"));
-      await page.locator("#result .banner.valid").waitFor();
       proxy.answerNext(
         new RegExp(`^PUT ${OPERATIONS.syncCustom.path}$`),
         `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(refused.text)}\r\nconnection: close\r\n\r\n${refused.text}`,
       );
-      await page.fill("#key", KEY);
-      await page.fill("#account", "4445");
-      await page.click("#push");
+      await pushValid(page, "valid/example.json", "4445");
       await page.locator("#push-result .banner.invalid").waitFor();
       expect(await page.locator("#push-status").textContent()).toBe(
         `PUT ${OPERATIONS.syncCustom.path} was refused (400): ${refused.body.message}`,

@@ -1,7 +1,9 @@
 // ZIP archives of the forms a workbook may come in that the fixtures lack: ZIP64 (sizes and
 // offsets in the extra field, the end record's in the ZIP64 end record), written by hand here
-// since neither fflate nor exceljs writes it; and the place of an archive's central directory.
+// since neither fflate nor exceljs writes it; the place of an archive's central directory; and
+// archives with any bytes changed.
 
+import fc from "fast-check";
 import { deflateSync } from "fflate";
 
 const encoder = new TextEncoder();
@@ -82,4 +84,19 @@ export function centralDirectoryOffset(archive: Uint8Array): number {
   const end = archive.length - 22;
   if (view.getUint32(end, true) !== 0x06054b50) throw new Error("no end record where it should be");
   return view.getUint32(end + 16, true);
+}
+
+/** Up to 8 bytes of an archive of `length` bytes set to any value: (where, value) each. */
+export function byteChangesArb(length: number): fc.Arbitrary<[number, number][]> {
+  return fc.array(fc.tuple(fc.nat({ max: length - 1 }), fc.integer({ min: 0, max: 255 })), {
+    minLength: 1,
+    maxLength: 8,
+  });
+}
+
+/** A copy of `bytes` with `changes` made. */
+export function changed(bytes: Uint8Array, changes: readonly [number, number][]): Uint8Array {
+  const copy = Uint8Array.from(bytes);
+  for (const [at, value] of changes) copy[at] = value;
+  return copy;
 }

@@ -152,6 +152,13 @@ beforeAll(async () => {
 }, 60_000);
 
 /** Files the tests write, each a new name in one folder removed at the end: `scratch(".json")`. */
+/** The conversions compared with convertFile's: to JSON, to CSV, and to CSV normalised in euros. */
+const CONVERSIONS: ConvertOptions[] = [
+  { to: "json", force: true },
+  { to: "csv", force: true },
+  { to: "csv", normalize: true, displayCurrency: "EUR", rates: { EUR: "0.9215" }, escapeFormulas: false },
+];
+
 let folder: string;
 let made = 0;
 const scratch = (extension: string) => join(folder, `${made++}${extension}`);
@@ -250,14 +257,9 @@ describe("the browser bundle, run where there is no Buffer, process or require",
   });
 
   it("converts every JSON and CSV fixture into the bytes convertFile writes, with the same report", async () => {
-    const cases: ConvertOptions[] = [
-      { to: "json", force: true },
-      { to: "csv", force: true },
-      { to: "csv", normalize: true, displayCurrency: "EUR", rates: { EUR: "0.9215" }, escapeFormulas: false },
-    ];
     for (const path of fixtures) {
       const bytes = readFileSync(path);
-      for (const options of cases) {
+      for (const options of CONVERSIONS) {
         const file = scratch(`.${options.to}`);
         const expected = await convertFile(path, file, options);
         expectConvertedAlike(driver.convert(bytes, { file: path, ...options }, 7), expected, file);
@@ -309,14 +311,8 @@ describe("the browser bundle's workbooks, read from a Blob", () => {
   });
 
   it("converts every workbook fixture into the bytes convertFile writes, with the same report", async () => {
-    const cases: ConvertOptions[] = [
-      { to: "json", force: true },
-      { to: "csv", force: true },
-      { to: "csv", normalize: true, displayCurrency: "EUR", rates: { EUR: "0.9215" }, escapeFormulas: false },
-      {},
-    ];
     for (const path of workbooks) {
-      for (const options of cases) {
+      for (const options of [...CONVERSIONS, {}]) {
         const file = scratch(`.${options.to ?? "json"}`);
         const expected = await convertFile(path, file, { format: "xlsx", ...options });
         const converted = await driver.convertWorkbook(readFileSync(path), { file: path, ...options });
