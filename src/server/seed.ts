@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import seedSchema from "../../schemas/seed.schema.json" with { type: "json" };
 import type { ExecutionState } from "../http/operations.js";
-import { addFormats } from "../schema/validators.js";
+import { addFormats } from "../schema/addFormats.js";
 
 /** One application of a campaign, with how many of its users are reviewed. */
 export interface SeedApplication {

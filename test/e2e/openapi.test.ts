@@ -7,7 +7,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/http/operations.js";
-import { addFormats } from "../../src/schema/validators.js";
+import { addFormats } from "../../src/schema/addFormats.js";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { startCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
