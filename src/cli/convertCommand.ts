@@ -2,7 +2,6 @@
 // workbook, normalised on request; nothing is written when the input has errors, unless forced.
 
 import { Command, Option } from "commander";
-import { convertFile, convertStream } from "../convert/convert.js";
 import type { Report } from "../report/Report.js";
 import { describeIoError, sizeOf } from "./_io.js";
 import { Progress } from "./_progress.js";
@@ -104,6 +103,7 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
     strict: flags.strict === true,
     onProgress: (bytes: number) => progress.update(bytes),
   };
+  const { convertFile, convertStream } = await import("../convert/convert.js");
   const reportStream = output === "-" ? process.stderr : process.stdout;
   let report: Report;
   try {

@@ -6,7 +6,6 @@ import { basename } from "node:path";
 import { Command } from "commander";
 import { ApiError } from "../client/ApiError.js";
 import type { UploadedFile } from "../client/createClient.js";
-import { pushFile } from "../client/pushFile.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber } from "./_io.js";
@@ -81,6 +80,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     process.stderr.write(`syncfile: cannot read ${file}: ${describeIoError(error)}\n`);
     return EXIT.unreadable;
   }
+  const { pushFile } = await import("../client/pushFile.js");
   const signal = interruptSignal();
   let progress = new Progress(`validating ${file}`, size);
   let uploading = false;

@@ -3,9 +3,13 @@
 // appear, without anyone watching.
 
 import { Command, InvalidArgumentError } from "commander";
-import type { CollectedReport, CollectResult } from "../client/collectReports.js";
-import { collectReports } from "../client/collectReports.js";
-import { STATE_FILE, StateFileError } from "../client/index.js";
+import {
+  type CollectedReport,
+  type CollectResult,
+  collectReports,
+  STATE_FILE,
+  StateFileError,
+} from "../client/collectReports.js";
 import { watchReports } from "../client/watchReports.js";
 import type { Execution } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";

@@ -2,7 +2,6 @@
 
 import { Command } from "commander";
 import type { Report } from "../report/Report.js";
-import { validateFile, validateStream } from "../validate/validate.js";
 import { describeIoError, sizeOf } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
@@ -58,6 +57,7 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
   if (files.filter((f) => f === "-").length > 1)
     throw new UsageError("standard input (-) can be read only once");
   checkSheetFlag(files, flags);
+  const { validateFile, validateStream } = await import("../validate/validate.js");
   let code: number = EXIT.ok;
   // an HTML report is one page: every file's report, written once all are read
   const pages: { report: Report; file: string }[] = [];

@@ -10,6 +10,9 @@ import { type ReportState, readReportState, writeReportState } from "./_reportSt
 import { ApiError } from "./ApiError.js";
 import type { CallOptions, Client } from "./createClient.js";
 
+/** Where a folder remembers what was downloaded, and the error of a state file that cannot be used. */
+export { STATE_FILE, StateFileError } from "./_reportState.js";
+
 /** What `collectReports` needs. */
 export interface CollectOptions extends CallOptions {
   /** The folder of the archives and of the state file; created when missing. */

@@ -20,7 +20,6 @@ import type { NormalizedValidateOptions } from "./options.js";
 import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
 import { jsonWorkersAvailable, validateParallel } from "./validateParallel.js";
-import { workbookPass } from "./workbookPass.js";
 
 /** How a pass ran: in the calling thread, JSON scanned and checked on two workers, or CSV parsed on one. */
 export type PassThreads = "one" | "json-workers" | "csv-worker";
@@ -137,6 +136,8 @@ export async function runPass(
     }
   }
   if (options.format === "xlsx") {
+    // loaded here: a JSON or CSV pass does not load the workbook reader
+    const { workbookPass } = await import("./workbookPass.js");
     const read = (path: string) => withFileRange(path, (file) => workbookPass(file, options, tap));
     const report = source.path ? await read(source.path) : await withSpooledFile(source.chunks, read);
     return { report, threads };

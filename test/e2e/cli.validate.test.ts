@@ -4,13 +4,34 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../support/cli.js";
+import { packagesLoaded, runCli } from "../support/cli.js";
 
 const valid = "fixtures/valid/example.json";
 const invalid = "fixtures/invalid/user.email.format.json";
 const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
 describe("syncfile validate", () => {
+  it("loads only what its file needs: no schema compiler, workbook reader or converter for JSON", async () => {
+    // each package loaded costs every run its time: the schemas are compiled ahead of time, and
+    // the other formats and commands are loaded when used (see src/cli/ and validate/pass.ts)
+    const json = await packagesLoaded(["validate", valid]);
+    expect(json.result.code).toBe(0);
+    expect(json.packages).toContain("commander"); // the record sees packages at all
+    for (const unneeded of ["ajv", "saxes", "yauzl", "fflate", "csv-stringify", "dinero.js"])
+      expect(json.packages, unneeded).not.toContain(unneeded);
+    const workbook = await packagesLoaded([
+      "validate",
+      "fixtures/workbooks/second-sheet.xlsx",
+      "--sheet",
+      "Users",
+    ]);
+    expect(workbook.result.stdout).toMatch(/second-sheet.xlsx: valid/);
+    expect(workbook.packages).toEqual(expect.arrayContaining(["saxes", "yauzl"]));
+    const help = await packagesLoaded(["--help"]);
+    expect(help.result.code).toBe(0);
+    expect(help.packages).toEqual(["commander"]);
+  });
+
   it("exits 0 for a valid file and prints a summary, nothing on stderr", async () => {
     const r = await runCli(["validate", valid]);
     expect(r.code).toBe(0);

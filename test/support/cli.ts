@@ -1,9 +1,10 @@
 // Running the built CLI as a user would, and a `syncfile` command on PATH for shell examples.
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { cli, root } from "./paths.js";
 
 export interface CliResult {
@@ -19,6 +20,23 @@ export function runCli(
 ): Promise<CliResult> {
   return runProcess(process.execPath, [cli, ...args], options);
 }
+
+/**
+ * Runs `syncfile ...args` and lists the packages it loaded from node_modules (by the entry
+ * each was imported through, e.g. `commander/esm.mjs`), with the command's result.
+ */
+export async function packagesLoaded(args: string[]): Promise<{ result: CliResult; packages: string[] }> {
+  const record = join(mkdtempSync(join(tmpdir(), "syncfile-loads-")), "loaded.txt");
+  writeFileSync(record, "");
+  const result = await runProcess(process.execPath, ["--import", RECORD_LOADS, cli, ...args], {
+    env: { ...process.env, SYNCFILE_RECORD_LOADS: record },
+  });
+  const urls = readFileSync(record, "utf8").split("\n");
+  const packages = urls.flatMap((url) => url.match(/\/node_modules\/((?:@[^/]+\/)?[^/]+)\//)?.[1] ?? []);
+  return { result, packages: [...new Set(packages)].sort() };
+}
+
+const RECORD_LOADS = pathToFileURL(join(root, "test/support/recordLoads.mjs")).href;
 
 /** Runs a shell command line in the repository with `syncfile` on PATH. */
 export function runShell(command: string): Promise<CliResult> {
