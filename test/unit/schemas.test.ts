@@ -1,6 +1,7 @@
 // The schemas are valid JSON Schema 2020-12; the validators compiled ahead of time from them
 // (src/schema/_compiled.ts) are what scripts/compile-schemas.mjs writes today, and answer as ajv
-// compiling the schemas itself does; the date format is ajv-formats' own.
+// compiling the schemas itself, with ajv-formats' formats, does; each of our formats answers as
+// ajv-formats' own on any string.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -9,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compiledSource, OUTPUT, schemasAjv, VALIDATORS } from "../../scripts/compile-schemas.mjs";
 import { addFormats } from "../../src/schema/addFormats.js";
-import { formats, isFullDate } from "../../src/schema/formats.js";
+import { isDateTime, isEmail, isFullDate } from "../../src/schema/formats.js";
 import { schemas } from "../../src/schema/schemas.js";
 import { getValidators, type Validators } from "../../src/schema/validators.js";
 
@@ -40,7 +41,12 @@ describe("the validators compiled ahead of time", () => {
   });
 
   const compiled = getValidators();
-  const ajv = schemasAjv(formats);
+  // ajv-formats' own formats: date and date-time functions, email a regular expression
+  const ajv = schemasAjv({
+    date: fullFormats.date,
+    "date-time": fullFormats["date-time"],
+    email: fullFormats.email,
+  } as Parameters<typeof schemasAjv>[0]);
   const names = Object.keys(VALIDATORS) as (keyof Validators)[];
   const byAjv = Object.fromEntries(
     names.map((name) => [name, ajv.getSchema(schemas[name].$id)]),
@@ -86,7 +92,9 @@ describe("the validators compiled ahead of time", () => {
       fc.string(),
       fc.constantFrom(
         "ada@example.com",
+        "Ada.Lovelace+tag@Mail.Example.co.uk",
         "not an email",
+        "ada@localhost",
         "2024-02-29",
         "2023-02-29",
         "2024-01-01T10:00:00Z",
@@ -151,5 +159,71 @@ describe("the date format", () => {
     const { user } = getValidators();
     expect(user({ email: "ada@example.com", lastUsedDate: "2024-02-29" })).toBe(true);
     expect(user({ email: "ada@example.com", lastUsedDate: "2023-02-29" })).toBe(false);
+  });
+});
+
+describe("the date-time and email formats", () => {
+  const ajvFormats = (name: "date-time" | "email") => {
+    const format = fullFormats[name] as RegExp | { validate: (value: string) => boolean };
+    return (text: string) => (format instanceof RegExp ? format.test(text) : format.validate(text));
+  };
+  const ajvDateTime = ajvFormats("date-time");
+  const ajvEmail = ajvFormats("email");
+
+  /** Strings made of the chars that matter to a format, and sometimes any char. */
+  const madeOf = (chars: string) =>
+    fc.string({
+      unit: fc.oneof(fc.constantFrom(...chars), fc.string({ minLength: 1, maxLength: 1 })),
+      maxLength: 30,
+    });
+
+  it("date-time answers as ajv-formats' does, for any string and any date-time-like one", () => {
+    const dateTimeLike = fc
+      .tuple(
+        fc.constantFrom("2024-02-29", "2023-02-29", "2024-13-01", "2024-1-01", "20240101", ""),
+        fc.constantFrom("T", "t", " ", "\t", "x", "TT", ""),
+        fc.constantFrom("10:00:00", "23:59:60", "24:00:00", "10:00", "10:00:00.123", ""),
+        fc.constantFrom("Z", "z", "+01:00", "-0130", "+01", "", "Q"),
+      )
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(fc.oneof(dateTimeLike, madeOf("0123456789-:T.Z+ "), fc.string()), (text) => {
+        expect(isDateTime(text)).toBe(ajvDateTime(text));
+      }),
+      { numRuns: 20000 },
+    );
+  });
+
+  it("email answers as ajv-formats' regular expression does, for any string and any email-like one", () => {
+    const emailLike = fc
+      .tuple(madeOf("aZ09.-_+!#~`|{}"), fc.constantFrom("@", "@@", ""), madeOf("aZ09.-"))
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(fc.oneof(emailLike, madeOf("a.@-"), fc.string({ unit: "binary" })), (text) => {
+        expect(isEmail(text)).toBe(ajvEmail(text));
+      }),
+      { numRuns: 30000 },
+    );
+  });
+
+  it("email: dot-atoms, one @, two or more labels of letters, digits and inner hyphens", () => {
+    for (const text of ["ada@example.com", "A.B-C+d@x-1.Example.ORG", "o'hara@a.b", "{x}|~@a1.b2"])
+      expect(isEmail(text), text).toBe(true);
+    for (const text of [
+      "ada@localhost",
+      ".ada@example.com",
+      "ada.@example.com",
+      "a..b@example.com",
+      "ada@-x.com",
+      "ada@x-.com",
+      "ada@example.com.",
+      "ada@@example.com",
+      "adé@example.com",
+      "ada@exämple.com",
+      "ada@example.com\n",
+      "ada@example_x.com",
+      "",
+    ])
+      expect(isEmail(text), text).toBe(false);
   });
 });
