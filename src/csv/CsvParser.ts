@@ -26,8 +26,12 @@ export type ParseFailure =
 
 /** Receives raw records and, at most once, the failure that ends parsing. */
 export interface RawRecordSink {
-  /** A record; `text`, when given, is the record's text whose split at the delimiter gave `cells`. */
-  record(cells: string[], loc: SourceLocation, text?: string): void;
+  /**
+   * A record; `text`, when given, is the record's text whose split at the delimiter gave `cells`,
+   * and `text` is `block.slice(at, at + text.length)`: the block is the text of the bytes scanned
+   * at once, the same string for the records of one block.
+   */
+  record(cells: string[], loc: SourceLocation, text?: string, block?: string, at?: number): void;
   failure(failure: ParseFailure): void;
 }
 
@@ -89,8 +93,12 @@ export class CsvParser {
   readonly #delimiter: number;
   readonly #recordEnd: Buffer;
   #cells: string[] = [];
-  // the text of the record scanned last when it had no quote (its cells are its split), else null
+  // the text of the record scanned last when it had no quote (its cells are its split), else
+  // null; the bytes being scanned as text (each decoded once), and where the next record starts in it
   #text: string | null = null;
+  #block = "";
+  #blockAt = 0;
+  readonly #recordEndText: string;
 
   constructor(sink: RawRecordSink, options: CsvParserOptions) {
     this.#sink = sink;
@@ -99,6 +107,7 @@ export class CsvParser {
     this.#lineBreak = options.recordDelimiter === "\r" ? 0x0d : 0x0a;
     this.#delimiter = options.delimiter.length === 1 ? options.delimiter.charCodeAt(0) : -1;
     this.#recordEnd = Buffer.from(options.recordDelimiter);
+    this.#recordEndText = options.recordDelimiter;
     this.#fast =
       options.fast !== false &&
       this.#delimiter > 0 &&
@@ -184,6 +193,9 @@ export class CsvParser {
   /** Scans the records of `data` (the bytes that end at #parsed) while they are regular. */
   #scan(data: Buffer): void {
     this.#data = data;
+    // a record is a record delimiter's byte, ASCII, so the nth in the bytes is the nth in the text
+    this.#block = data.toString("utf8");
+    this.#blockAt = 0;
     const start = this.#parsed - data.length;
     let p = 0;
     let quote = data.indexOf(QUOTE);
@@ -197,7 +209,7 @@ export class CsvParser {
         this.#handOff(data, p);
         return;
       }
-      this.#emit(this.#cells, start + end);
+      this.#emit(this.#cells, start + end, data, p);
       p = end;
     }
     if (p < data.length) {
@@ -220,7 +232,9 @@ export class CsvParser {
     if (quote === -1 || (end !== -1 && quote > end)) {
       // no quote in the record: one decode, one split
       if (end === -1) return INCOMPLETE;
-      const text = data.toString("utf8", p, end);
+      const at = this.#blockAt;
+      const textEnd = this.#block.indexOf(this.#recordEndText, at);
+      const text = this.#block.slice(at, textEnd);
       this.#text = text;
       this.#cells = text.split(this.#options.delimiter);
       return end + recordEnd.length;
@@ -267,13 +281,24 @@ export class CsvParser {
     }
   }
 
-  /** A record read by the fast path, which ends (its record delimiter included) at relative position `end`. */
-  #emit(cells: string[], end: number): void {
+  /**
+   * A record read by the fast path, which ends (its record delimiter included) at relative
+   * position `end`, and starts at `from` in `data`, the bytes scanned.
+   */
+  #emit(cells: string[], end: number, data: Buffer, from: number): void {
     const loc = { line: this.#nextLine, column: 1, offset: this.#nextOffset };
+    const at = this.#blockAt;
+    const bytes = end - (this.#nextOffset - this.#options.offset);
     this.#nextLine = 1 + this.#linesBefore(end);
     this.#nextOffset = this.#options.offset + end;
-    if (this.#text === null) this.#sink.record(cells, loc);
-    else this.#sink.record(cells, loc, this.#text);
+    if (this.#text === null) {
+      // a record with quotes: its length as text, to find the next one's start in the block
+      this.#blockAt += charsIn(data, from, bytes);
+      this.#sink.record(cells, loc);
+    } else {
+      this.#blockAt += this.#text.length + this.#recordEndText.length;
+      this.#sink.record(cells, loc, this.#text, this.#block, at);
+    }
   }
 
   /** csv-parse reads on from the record at `p` of `data` (the bytes that end at #parsed), to the end of the input. */
@@ -346,4 +371,14 @@ export class CsvParser {
     };
     this.#sink.failure({ kind: "encoding", reason, at, cell: this.#api.state.record.length });
   }
+}
+
+/** How many UTF-16 units the `length` UTF-8 bytes of `data` from `from` decode to. */
+function charsIn(data: Buffer, from: number, length: number): number {
+  let units = 0;
+  for (let i = from; i < from + length; i++) {
+    const byte = data[i] as number;
+    if ((byte & 0xc0) !== 0x80) units += byte >= 0xf0 ? 2 : 1;
+  }
+  return units;
 }

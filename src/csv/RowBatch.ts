@@ -2,7 +2,9 @@
 // thread replays them into its CsvRows in the same order. A batch is one string holding
 // every cell, the cells' ends and each record's numbers in typed arrays (sent without
 // copying), the user each row is of (the parsing thread numbers the users), and the failure
-// that ended parsing, if any.
+// that ended parsing, if any. The records without quotes of one block of bytes are given as
+// slices of the block's text: the batch takes the part of the block they span, once, with the
+// line breaks between them, rather than a copy of each.
 
 import type { SourceLocation } from "../report/Finding.js";
 import type { UserNumbers } from "./_UserNumbers.js";
@@ -14,7 +16,7 @@ export interface RowBatch {
   text: string;
   /** Where each cell ends in `text`. */
   ends: Int32Array;
-  /** Per record: cell count, line, byte offset, and what is between its cells in `text` (0, or 1: the delimiter). */
+  /** Per record: cell count, line, byte offset, what is between its cells in `text` (0, or 1: the delimiter), and where its first cell starts in `text`. */
   records: Float64Array;
   /** Per record: its user's number times two, plus one when the row defines the user; -1 for none. */
   users: Int32Array;
@@ -23,7 +25,7 @@ export interface RowBatch {
   failure: ParseFailure | null;
 }
 
-const WIDTH = 4;
+const WIDTH = 5;
 
 /** A raw record sink that writes what it receives into batches. */
 export class RowBatchWriter implements RawRecordSink {
@@ -35,13 +37,31 @@ export class RowBatchWriter implements RawRecordSink {
   #users = new Int32Array(1024);
   #count = 0;
   #failure: ParseFailure | null = null;
+  // the block whose part [#spanStart, #spanEnd) is the end of the batch's text, not yet in #parts
+  #block: string | null = null;
+  #spanStart = 0;
+  #spanEnd = 0;
 
-  /** A record: its text pushed whole when its cells are its split (one part, not a part a cell). */
-  record(cells: string[], loc: SourceLocation, text?: string): void {
+  /**
+   * A record: its text taken whole when its cells are its split (a part, or a span of its
+   * block, not a part a cell).
+   */
+  record(cells: string[], loc: SourceLocation, text?: string, block?: string, blockAt?: number): void {
     if (this.#cells + cells.length > this.#ends.length)
       this.#ends = grow(this.#ends, this.#cells + cells.length);
     const gap = text === undefined ? 0 : 1;
-    let at = this.#length;
+    if (block === undefined || blockAt === undefined || block !== this.#block || blockAt < this.#spanEnd)
+      this.#endSpan();
+    let start = this.#length;
+    if (text !== undefined && block !== undefined && blockAt !== undefined) {
+      if (this.#block === null) {
+        this.#block = block;
+        this.#spanStart = blockAt;
+      }
+      start = this.#length + blockAt - this.#spanStart;
+      this.#spanEnd = blockAt + text.length;
+    }
+    let at = start;
     for (let k = 0; k < cells.length; k++) {
       const cell = cells[k] as string;
       if (gap === 0) this.#parts.push(cell);
@@ -50,7 +70,7 @@ export class RowBatchWriter implements RawRecordSink {
       at += gap;
     }
     if (text === undefined) this.#length = at;
-    else {
+    else if (this.#block === null) {
       this.#parts.push(text);
       this.#length += text.length;
     }
@@ -61,6 +81,7 @@ export class RowBatchWriter implements RawRecordSink {
     r[o + 1] = loc.line;
     r[o + 2] = loc.offset;
     r[o + 3] = gap;
+    r[o + 4] = start;
     if (this.#count === this.#users.length) this.#users = grow(this.#users, this.#count + 1);
     this.#users[this.#count] = -1;
     this.#count++;
@@ -77,8 +98,9 @@ export class RowBatchWriter implements RawRecordSink {
 
   /** The batch written since the last take. */
   take(): RowBatch {
+    this.#endSpan();
     const batch: RowBatch = {
-      text: this.#parts.join(""),
+      text: this.#parts.length === 1 ? (this.#parts[0] as string) : this.#parts.join(""),
       ends: this.#ends.slice(0, this.#cells),
       records: this.#records.slice(0, this.#count * WIDTH),
       users: this.#users.slice(0, this.#count),
@@ -92,6 +114,15 @@ export class RowBatchWriter implements RawRecordSink {
     this.#failure = null;
     return batch;
   }
+
+  /** The span of a block taken so far, into the parts. */
+  #endSpan(): void {
+    if (this.#block === null) return;
+    const span = this.#block.slice(this.#spanStart, this.#spanEnd);
+    this.#parts.push(span);
+    this.#length += span.length;
+    this.#block = null;
+  }
 }
 
 /**
@@ -101,13 +132,13 @@ export class RowBatchWriter implements RawRecordSink {
 export function replayRows(batch: RowBatch, sink: RawRecordSink, users: BatchUsers): void {
   const { text, ends, records } = batch;
   let cell = 0;
-  let start = 0;
   users.batch(batch);
   for (let r = 0; r < batch.count; r++) {
     users.record = r;
     const o = r * WIDTH;
     const n = records[o] as number;
     const gap = records[o + 3] as number;
+    let start = records[o + 4] as number;
     const cells = new Array<string>(n);
     for (let k = 0; k < n; k++) {
       const end = ends[cell++] as number;

@@ -40,8 +40,8 @@ const users = new RowUsers((user, isNew) => writer.user(user, isNew), checks);
 
 const rows = new CsvRows(users, limits, options.delimiter);
 const both: RawRecordSink = {
-  record(cells: string[], loc: SourceLocation, text?: string): void {
-    writer.record(cells, loc, text);
+  record(cells: string[], loc: SourceLocation, text?: string, block?: string, at?: number): void {
+    writer.record(cells, loc, text, block, at);
     rows.record(cells, loc);
   },
   failure(failure: ParseFailure): void {
