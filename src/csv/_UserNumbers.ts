@@ -14,9 +14,16 @@ export interface UserNumbers {
   dispose(): void;
 }
 
+/**
+ * How many users' emails stay in the hash table before they go to compact runs: every row asks
+ * for its user, and a row whose email is in a run is looked up there by binary search (100 MB of
+ * CSV, 577 k users: validate 3.01 -> 2.73 s against the default 128 k, 5 MB more at the peak).
+ */
+const EMAILS_IN_TABLE = 1024 * 1024;
+
 /** UserNumbers from the users' emails (fingerprints, on disk past a budget). */
 export class EmailNumbers implements UserNumbers {
-  readonly #emails = new UserEmails();
+  readonly #emails = new UserEmails(EMAILS_IN_TABLE);
   #count = 0;
   #isNew = false;
   // the previous row's email and user: a user's rows usually come together
