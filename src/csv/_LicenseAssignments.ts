@@ -2,7 +2,7 @@
 // can be read back together, in row order, after the last row. Binary records, one ByteLog per
 // license; past a memory budget the license holding the most goes to a temporary file.
 
-import { ByteLog, writeText } from "../_internal/ByteLog.js";
+import { ByteLog, writeText, writeU32 } from "../_internal/ByteLog.js";
 import type { Buffer } from "../_internal/buffer.js";
 import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
 
@@ -41,8 +41,8 @@ export class LicenseAssignments {
     }
     const before = log.memoryBytes;
     const { page, at } = log.reserve(18 + (a.licenseStatus.length + a.email.length) * 3);
-    page.writeUInt32LE(a.row, at);
-    page.writeUInt32LE(a.line, at + 4);
+    writeU32(page, at, a.row);
+    writeU32(page, at + 4, a.line);
     page.writeDoubleLE(a.offset, at + 8);
     const s = writeText(page, at + 18, a.licenseStatus);
     page.writeUInt16LE(s, at + 16);

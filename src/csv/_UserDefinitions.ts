@@ -2,7 +2,7 @@
 // in a ByteLog (on disk past a budget); an offset kept for every 64th user only, since users
 // are stored in order; the last one read is cached (a user's rows are usually together).
 
-import { ByteLog, writeText } from "../_internal/ByteLog.js";
+import { ByteLog, writeText, writeU32 } from "../_internal/ByteLog.js";
 
 /** A user's first row: where it is, and its user cells (email first, then USER_COLUMNS). */
 export interface UserDefinition {
@@ -33,12 +33,12 @@ export class UserDefinitions {
     let max = 8;
     for (const cell of cells) max += 4 + cell.length * 3;
     const { page, at } = this.#log.reserve(max);
-    page.writeUInt32LE(row, at);
-    page.writeUInt32LE(line, at + 4);
+    writeU32(page, at, row);
+    writeU32(page, at + 4, line);
     let p = at + 8;
     for (const cell of cells) {
       const n = writeText(page, p + 4, cell);
-      page.writeUInt32LE(n, p);
+      writeU32(page, p, n);
       p += 4 + n;
     }
     const offset = this.#log.commit(p - at);
