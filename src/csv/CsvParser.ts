@@ -77,6 +77,11 @@ export class CsvParser {
   readonly #lineBreak: number;
   #counted = 0;
   #lines = 0;
+  // the first line break at or after #counted in #breaks (-1: none), found by the last count
+  #nextBreak = -1;
+  #breaks: Buffer | null = null;
+  /** The record delimiter is the line break itself. */
+  readonly #breakEnds: boolean;
   #data: Buffer | null = null;
   // csv-parse's own line count where the current record started (it counts from 1)
   #recordInfoLine = 1;
@@ -105,6 +110,7 @@ export class CsvParser {
     this.#options = options;
     this.#nextOffset = options.offset;
     this.#lineBreak = options.recordDelimiter === "\r" ? 0x0d : 0x0a;
+    this.#breakEnds = options.recordDelimiter.length === 1;
     this.#delimiter = options.delimiter.length === 1 ? options.delimiter.charCodeAt(0) : -1;
     this.#recordEnd = Buffer.from(options.recordDelimiter);
     this.#recordEndText = options.recordDelimiter;
@@ -228,7 +234,11 @@ export class CsvParser {
    */
   #scanRecord(data: Buffer, p: number, quote: number): number {
     const recordEnd = this.#recordEnd;
-    let end = data.indexOf(recordEnd, p);
+    // a record ends at a line break ("\n" or "\r"): the one the last count found, when it counted up to here
+    let end =
+      this.#breakEnds && this.#breaks === data && this.#counted === this.#parsed - data.length + p
+        ? this.#nextBreak
+        : data.indexOf(recordEnd, p);
     if (quote === -1 || (end !== -1 && quote > end)) {
       // no quote in the record: one decode, one split
       if (end === -1) return INCOMPLETE;
@@ -320,11 +330,14 @@ export class CsvParser {
     if (position > this.#counted && data) {
       const start = this.#parsed - data.length;
       const end = position - start;
-      let i = data.indexOf(this.#lineBreak, this.#counted - start);
+      // each record's count would otherwise search again for the break the last one found
+      let i = this.#breaks === data ? this.#nextBreak : data.indexOf(this.#lineBreak, this.#counted - start);
       while (i !== -1 && i < end) {
         this.#lines++;
         i = data.indexOf(this.#lineBreak, i + 1);
       }
+      this.#nextBreak = i;
+      this.#breaks = data;
       this.#counted = position;
     }
     return this.#lines;
