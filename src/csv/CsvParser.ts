@@ -103,7 +103,6 @@ export class CsvParser {
   #text: string | null = null;
   #block = "";
   #blockAt = 0;
-  readonly #recordEndText: string;
 
   constructor(sink: RawRecordSink, options: CsvParserOptions) {
     this.#sink = sink;
@@ -113,7 +112,6 @@ export class CsvParser {
     this.#breakEnds = options.recordDelimiter.length === 1;
     this.#delimiter = options.delimiter.length === 1 ? options.delimiter.charCodeAt(0) : -1;
     this.#recordEnd = Buffer.from(options.recordDelimiter);
-    this.#recordEndText = options.recordDelimiter;
     this.#fast =
       options.fast !== false &&
       this.#delimiter > 0 &&
@@ -243,7 +241,7 @@ export class CsvParser {
       // no quote in the record: one decode, one split
       if (end === -1) return INCOMPLETE;
       const at = this.#blockAt;
-      const textEnd = this.#block.indexOf(this.#recordEndText, at);
+      const textEnd = this.#block.indexOf(this.#options.recordDelimiter, at);
       const text = this.#block.slice(at, textEnd);
       this.#text = text;
       this.#cells = text.split(this.#options.delimiter);
@@ -306,7 +304,7 @@ export class CsvParser {
       this.#blockAt += charsIn(data, from, bytes);
       this.#sink.record(cells, loc);
     } else {
-      this.#blockAt += this.#text.length + this.#recordEndText.length;
+      this.#blockAt += this.#text.length + this.#options.recordDelimiter.length;
       this.#sink.record(cells, loc, this.#text, this.#block, at);
     }
   }

@@ -50,15 +50,16 @@ export class RowBatchWriter implements RawRecordSink {
     if (this.#cells + cells.length > this.#ends.length)
       this.#ends = grow(this.#ends, this.#cells + cells.length);
     const gap = text === undefined ? 0 : 1;
-    if (block === undefined || blockAt === undefined || block !== this.#block || blockAt < this.#spanEnd)
-      this.#endSpan();
+    const spanned = text !== undefined && block !== undefined && blockAt !== undefined;
+    // a record of another block, or not of a block, ends the span taken so far
+    if (!spanned || block !== this.#block || blockAt < this.#spanEnd) this.#endSpan();
     let start = this.#length;
-    if (text !== undefined && block !== undefined && blockAt !== undefined) {
+    if (spanned) {
       if (this.#block === null) {
         this.#block = block;
         this.#spanStart = blockAt;
       }
-      start = this.#length + blockAt - this.#spanStart;
+      start += blockAt - this.#spanStart;
       this.#spanEnd = blockAt + text.length;
     }
     let at = start;
@@ -70,7 +71,7 @@ export class RowBatchWriter implements RawRecordSink {
       at += gap;
     }
     if (text === undefined) this.#length = at;
-    else if (this.#block === null) {
+    else if (!spanned) {
       this.#parts.push(text);
       this.#length += text.length;
     }
