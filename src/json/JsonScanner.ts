@@ -4,7 +4,13 @@
 // license property — is captured whole (_ValueCapture.ts, with the loop in _scanValue.ts) and
 // handed on unparsed, as a slice of the chunk it lies in; RecordBuilder gives it to JSON.parse.
 // Memory is bounded by the largest value: one over the size limit is verified and dropped.
+// A scanner that `parses` reads a plain user or license user whole instead: JSON.parse from its
+// `{` to the first `}` after it, which succeeds only when that is the record's own end; its
+// keys are counted against the colons after a quote in its text, its lines and bytes counted
+// with indexOf and byteLength, not char by char. Any record where one of these does not hold
+// (a nested object, a syntax error, a duplicate key, too deep, too large) is captured as above.
 
+import { Buffer } from "../_internal/buffer.js";
 import { escapePointer } from "../_internal/pointer.js";
 import { suggest } from "../_internal/suggest.js";
 import type { Code } from "../report/catalog.js";
@@ -95,6 +101,14 @@ export class JsonScanner {
   readonly #frames: Frame[];
   readonly #cursor: Cursor = { line: 1, lineStart: 0, charBase: 0, extra: 0 };
   #byteBase = 0;
+  /** Whether plain records are read whole and parsed here (see the file header). */
+  readonly #parses: boolean;
+  /** Whether the current chunk is worth reading records whole in (none failed in it yet). */
+  #whole = false;
+  /** Whether the current chunk is all ASCII (a char a byte). */
+  #ascii = false;
+  /** Where the skeleton resumes after a record read whole (-1: where it was). */
+  #resume = -1;
 
   #stopped = false;
   #sawContent = false;
@@ -107,8 +121,10 @@ export class JsonScanner {
   readonly #cap: ValueCapture;
   readonly #event: CaptureEvent = emptyCapture();
 
-  constructor(sink: ScanSink, limits: ScanLimits) {
+  /** `parses`: read plain records whole and hand them on parsed (the sink runs in this thread). */
+  constructor(sink: ScanSink, limits: ScanLimits, parses = false) {
     this.#sink = sink;
+    this.#parses = parses;
     this.#maxDepth = limits.maxDepth;
     this.#maxRecordBytes = limits.maxRecordBytes;
     this.#cap = new ValueCapture(limits.maxDepth, limits.maxRecordBytes);
@@ -142,6 +158,8 @@ export class JsonScanner {
     cursor.extra = 0;
     this.#cap.startChunk(this.#here(0));
     const n = text.length;
+    this.#whole = this.#parses;
+    this.#ascii = byteLength === n;
     let i = 0;
     while (i < n && !this.#stopped) {
       i = this.#capturing ? this.#capture(text, i, n) : this.#skeleton(text, i, n);
@@ -197,6 +215,12 @@ export class JsonScanner {
       if (f.kind === DOC) this.#docChar(f, text, i);
       else if (f.kind === ROOT || f.kind === LICENSE) this.#objectChar(f, text, i, c);
       else this.#arrayChar(f, text, i, c);
+      if (this.#resume >= 0) {
+        i = this.#resume - 1; // a record was read whole: go on after it
+        this.#resume = -1;
+        if (this.#stopped) return n;
+        continue;
+      }
       // a capture starts at its first char; anything else was consumed here
       if (this.#capturing || this.#stopped) return this.#stopped ? n : i;
     }
@@ -318,9 +342,15 @@ export class JsonScanner {
     }
     f.state = COMMA_OR_CLOSE;
     const index = f.index++;
-    if (f.kind === USERS) this.#begin("user", c, i, index);
-    else if (f.kind === LICENSE_USERS) this.#begin("licenseUser", c, i, index);
-    else if (c === OPEN_BRACE) {
+    if (f.kind === USERS || f.kind === LICENSE_USERS) {
+      const kind = f.kind === USERS ? "user" : "licenseUser";
+      if (c === OPEN_BRACE && this.#whole) {
+        this.#resume = this.#readWhole(kind, text, i, index);
+        if (this.#resume >= 0) return;
+        this.#whole = false; // the rest of this chunk is captured as usual
+      }
+      this.#begin(kind, c, i, index);
+    } else if (c === OPEN_BRACE) {
       const license = this.#frame(LICENSE, KEY_OR_CLOSE, `${f.pointer}/${index}`, this.#here(i));
       license.index = index;
       license.keys = new Set();
@@ -360,6 +390,38 @@ export class JsonScanner {
     return this.#stopped ? n : end;
   }
 
+  /**
+   * Reads the record whose `{` is at `s` whole, when it is plain (see the file header), and
+   * hands it on parsed; returns where it ends, or -1 when it is to be captured instead.
+   */
+  #readWhole(kind: CaptureKind, text: string, s: number, index: number): number {
+    const close = text.indexOf("}", s + 1);
+    if (close < 0) return -1;
+    const end = close + 1;
+    const source = text.slice(s, end);
+    let value: unknown;
+    try {
+      value = JSON.parse(source);
+    } catch {
+      return -1; // not its end (a nested object, a "}" in a string), or a syntax error
+    }
+    const bytes = this.#ascii ? source.length : Buffer.byteLength(source);
+    if (bytes > this.#maxRecordBytes) return -1;
+    const keys = keysWithin(value, this.#maxDepth - (this.#frames.length - 1));
+    if (keys !== colonsAfterQuote(text, s, close)) return -1; // too deep (-1), or a key repeated
+    const loc = this.#here(s);
+    const cursor = this.#cursor;
+    let lastLf = -1;
+    for (let k = text.indexOf("\n", s); k >= 0 && k < close; k = text.indexOf("\n", k + 1)) {
+      cursor.line++;
+      lastLf = k;
+    }
+    if (lastLf >= 0) cursor.lineStart = cursor.charBase + lastLf + 1;
+    cursor.extra += bytes - source.length;
+    this.#emit(kind, index, source, 0, source.length, loc, 0, value);
+    return end;
+  }
+
   /** Acts on the capture's outcome: a value to hand on, one too large, or a problem. */
   #settle(): void {
     const cap = this.#cap;
@@ -369,7 +431,7 @@ export class JsonScanner {
         return;
       case COMPLETE:
         if (kind === "key") this.#acceptKey(cap.text.slice(cap.start, cap.end));
-        else this.#emit(kind, cap.text, cap.start, cap.end);
+        else this.#emit(kind, this.#capIndex, cap.text, cap.start, cap.end, cap.loc, cap.commas, undefined);
         break;
       case TOO_LARGE:
         this.#tooLarge(kind);
@@ -389,11 +451,21 @@ export class JsonScanner {
     this.#capturing = null;
   }
 
-  #emit(kind: CaptureKind, text: string, start: number, end: number): void {
+  /** Hands on `text.slice(start, end)`, which starts at `loc`; `value` when it was parsed here. */
+  #emit(
+    kind: CaptureKind,
+    index: number,
+    text: string,
+    start: number,
+    end: number,
+    loc: SourceLocation,
+    commas: number,
+    value: unknown,
+  ): void {
     const f = this.#top();
     const e = this.#event;
     e.kind = kind;
-    e.index = this.#capIndex;
+    e.index = index;
     e.licenseIndex = f.licenseIndex;
     e.key = kind === "member" ? f.key : "";
     e.keyLoc = kind === "member" ? f.keyLoc : null;
@@ -401,11 +473,12 @@ export class JsonScanner {
     e.text = text;
     e.start = start;
     e.end = end;
-    e.line = this.#cap.loc.line;
-    e.column = this.#cap.loc.column;
-    e.offset = this.#cap.loc.offset;
-    e.commas = this.#cap.commas;
+    e.line = loc.line;
+    e.column = loc.column;
+    e.offset = loc.offset;
+    e.commas = commas;
     e.afterUsers = this.#usersComplete;
+    e.value = value;
     this.#sink.capture(e);
   }
 
@@ -522,6 +595,50 @@ export class JsonScanner {
     this.#stopped = true;
     this.#capturing = null;
   }
+}
+
+/**
+ * The keys of `value`'s objects at every depth, or -1 when it nests more than `limit` deep
+ * (an object or array is one level).
+ */
+function keysWithin(value: unknown, limit: number): number {
+  if (typeof value !== "object" || value === null) return 0;
+  if (limit < 1) return -1;
+  let keys = 0;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      if (typeof item !== "object" || item === null) continue;
+      const inner = keysWithin(item, limit - 1);
+      if (inner < 0) return -1;
+      keys += inner;
+    }
+    return keys;
+  }
+  for (const key in value) {
+    keys++;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item !== "object" || item === null) continue;
+    const inner = keysWithin(item, limit - 1);
+    if (inner < 0) return -1;
+    keys += inner;
+  }
+  return keys;
+}
+
+/**
+ * The colons in `text[from, to)` whose last char before them, whitespace aside, is a quote:
+ * every key's colon, and more only where a string holds a quote and a colon (escaped). So
+ * when it equals the keys JSON.parse kept, no key was repeated.
+ */
+function colonsAfterQuote(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let k = text.indexOf(":", from); k >= 0 && k < to; k = text.indexOf(":", k + 1)) {
+    let p = k - 1;
+    let c = text.charCodeAt(p);
+    while (c === SPACE || c === LF || c === CR || c === TAB) c = text.charCodeAt(--p);
+    if (c === QUOTE) count++;
+  }
+  return count;
 }
 
 /** The JSON type a value starting with `c` has, or null when no value starts with `c`. */

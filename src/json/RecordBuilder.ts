@@ -1,7 +1,8 @@
 // Turns the scanner's captures into records: JSON.parse on each captured value (with an
-// exact location when it fails), exact numeric ids, duplicate-key warnings, and license
-// objects assembled from their properties. Runs wherever the checks run: in the calling thread,
-// or in the checking thread of a parallel validation (see src/validate/validateParallel.ts).
+// exact location when it fails) unless the scanner read it whole and parsed it already, exact
+// numeric ids, duplicate-key warnings, and license objects assembled from their properties.
+// Runs wherever the checks run: in the calling thread, or in the checking thread of a parallel
+// validation (see src/validate/validateParallel.ts).
 
 import { escapePointer } from "../_internal/pointer.js";
 import type { RecordSink } from "../model/RecordSink.js";
@@ -35,12 +36,16 @@ export class RecordBuilder implements ScanSink {
     if (this.#stopped) return;
     const text = e.start === 0 && e.end === e.text.length ? e.text : e.text.slice(e.start, e.end);
     const loc = { line: e.line, column: e.column, offset: e.offset };
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      this.#syntaxError(text, loc, pointerOf(e), error as Error);
-      return;
+    // a plain record read whole by the scanner comes parsed, its keys already counted
+    const parsed = e.value !== undefined;
+    let value = e.value;
+    if (!parsed) {
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        this.#syntaxError(text, loc, pointerOf(e), error as Error);
+        return;
+      }
     }
     if (e.kind === "skip") return;
     if (e.kind === "member") {
@@ -54,10 +59,12 @@ export class RecordBuilder implements ScanSink {
     }
     let numericId = false;
     if (isObject(value)) {
-      let keys = 0;
-      for (const _ in value) keys++;
-      if (keys !== (keys === 0 && e.commas === 0 ? 0 : e.commas + 1))
-        this.#duplicateKeys(text, loc, pointerOf(e));
+      if (!parsed) {
+        let keys = 0;
+        for (const _ in value) keys++;
+        if (keys !== (keys === 0 && e.commas === 0 ? 0 : e.commas + 1))
+          this.#duplicateKeys(text, loc, pointerOf(e));
+      }
       if (e.kind === "user" && typeof value.id === "number") {
         // ids are strings; a numeric id keeps every digit of its source text
         const at = findInJson(text, ["id"]);

@@ -29,10 +29,15 @@ export interface CaptureEvent {
   line: number;
   column: number;
   offset: number;
-  /** Commas at the value's own top level: members − 1 for a non-empty object. */
+  /** Commas at the value's own top level: members − 1 for a non-empty object (0 with `value`). */
   commas: number;
   /** For a license user: every user of the file was read before it. */
   afterUsers: boolean;
+  /**
+   * The value already parsed, and checked for duplicate keys, by a scanner that reads plain
+   * records whole (JsonScanner's `parses`); undefined when the sink is to parse the text.
+   */
+  value: unknown;
 }
 
 /** A license object ended; its properties came as member captures, its users as licenseUser ones. */
@@ -74,5 +79,6 @@ export function emptyCapture(): CaptureEvent {
     offset: 0,
     commas: 0,
     afterUsers: false,
+    value: undefined,
   };
 }
