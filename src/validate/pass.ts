@@ -48,7 +48,7 @@ export interface PassOptions {
   asRowsCome?: number;
 }
 
-/** Below this size a second thread costs more than it saves. */
+/** Below this size a second thread costs more than it saves (CSV; JSON runs in one thread unless told). */
 export const PARALLEL_FROM = 8 * 1024 * 1024;
 
 /** Whether a pass over `size` bytes (null: unknown, a stream) asks for worker threads. */
@@ -67,9 +67,11 @@ export function streamSource(source: ByteSource): PassSource {
 }
 
 /**
- * How a pass runs here: on worker threads when asked for (`options.parallel`, "auto" by the
- * source's size) and the built scripts and a second CPU are there; JSON records are checked in
- * a worker, so a pass with a tap reads JSON in this thread.
+ * How a pass runs here. CSV is parsed on a worker thread when asked for (`options.parallel`,
+ * "auto" by the source's size); JSON goes to the two workers only when `parallel` is `true`:
+ * reading plain records whole made one thread cheaper than the two (the README's Performance),
+ * and a pass with a tap reads JSON in this thread anyway, where its records are checked. Either
+ * needs the built scripts and a second CPU.
  */
 export function threadsFor(
   options: NormalizedValidateOptions,
@@ -79,7 +81,7 @@ export function threadsFor(
   if (options.format === "xlsx" || !parallelFor(options.parallel, source.size)) return "one";
   const workers = pass.workers ?? WORKERS;
   if (options.format === "csv") return csvWorkerAvailable(workers) ? "csv-worker" : "one";
-  return !pass.tap && jsonWorkersAvailable(workers) ? "json-workers" : "one";
+  return options.parallel === true && !pass.tap && jsonWorkersAvailable(workers) ? "json-workers" : "one";
 }
 
 /** Runs one pass over `source` and resolves to its report and how it ran. */

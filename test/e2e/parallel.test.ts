@@ -87,10 +87,14 @@ describe("how a pass runs", () => {
   const threads = (options: ValidateOptions, size: number | null, tap = false, at = workers) =>
     threadsFor(normalizeValidateOptions(options), sized(size), { workers: at, tap: tap ? () => {} : null });
 
-  it("uses workers from 8 MiB by default, for streams only when asked, and never when told not to", () => {
-    expect(threads({}, PARALLEL_FROM - 1)).toBe("one");
-    expect(threads({}, PARALLEL_FROM)).toBe("json-workers");
+  it("parses CSV on a worker from 8 MiB by default, JSON and streams only when asked, never when told not to", () => {
+    expect(threads({ format: "csv" }, PARALLEL_FROM - 1)).toBe("one");
     expect(threads({ format: "csv" }, PARALLEL_FROM)).toBe("csv-worker");
+    expect(threads({ format: "csv" }, null)).toBe("one");
+    expect(threads({ format: "csv", parallel: true }, null)).toBe("csv-worker");
+    // JSON: one thread, whatever the size, unless told otherwise
+    expect(threads({}, 10 * PARALLEL_FROM)).toBe("one");
+    expect(threads({ parallel: true }, PARALLEL_FROM)).toBe("json-workers");
     expect(threads({}, null)).toBe("one");
     expect(threads({ parallel: true }, null)).toBe("json-workers");
     expect(threads({ parallel: false }, 10 * PARALLEL_FROM)).toBe("one");
