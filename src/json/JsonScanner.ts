@@ -4,11 +4,14 @@
 // license property — is captured whole (_ValueCapture.ts, with the loop in _scanValue.ts) and
 // handed on unparsed, as a slice of the chunk it lies in; RecordBuilder gives it to JSON.parse.
 // Memory is bounded by the largest value: one over the size limit is verified and dropped.
-// A scanner that `parses` reads a plain user or license user whole instead: JSON.parse from its
-// `{` to the first `}` after it, which succeeds only when that is the record's own end; its
-// keys are counted against the colons after a quote in its text, its lines and bytes counted
-// with indexOf and byteLength, not char by char. Any record where one of these does not hold
-// (a nested object, a syntax error, a duplicate key, too deep, too large) is captured as above.
+// A scanner that `parses` reads plain users and license users whole instead: the run of them
+// up to the chunk's last `}` with one JSON.parse (which succeeds only when that `}` ends one of
+// them), else a record from its `{` to the first `}` after it (the same, for one). Their keys
+// are counted against the colons after a quote in their text, their lines and bytes counted
+// with indexOf and byteLength, not char by char; where each record of a run lies is found only
+// when asked (_RecordBatch.ts). A run or record where one of these does not hold (a nested
+// object, a syntax error, a duplicate key, too deep, too large) is read in smaller steps, down
+// to being captured as above.
 
 import { Buffer } from "../_internal/buffer.js";
 import { escapePointer } from "../_internal/pointer.js";
@@ -17,6 +20,7 @@ import type { Code } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import { describeChar, diagnoseJson } from "./_diagnose.js";
 import { locationIn } from "./_position.js";
+import { RecordBatch, type RecordSource } from "./_RecordBatch.js";
 import type { Cursor } from "./_scanValue.js";
 import { BROKEN, COMPLETE, PENDING, TOO_DEEP, TOO_LARGE, ValueCapture } from "./_ValueCapture.js";
 import {
@@ -59,6 +63,11 @@ const VALUE = 5;
 const COMMA_OR_CLOSE = 6;
 const ITEM_OR_CLOSE = 7;
 const ITEM = 8;
+
+// how plain records are read (see the file header)
+const CAPTURED = 0;
+const ONE_BY_ONE = 1;
+const IN_RUNS = 2;
 
 const FRAME_NAMES: Readonly<Record<number, string>> = {
   [ROOT]: "the document object",
@@ -103,8 +112,8 @@ export class JsonScanner {
   #byteBase = 0;
   /** Whether plain records are read whole and parsed here (see the file header). */
   readonly #parses: boolean;
-  /** Whether the current chunk is worth reading records whole in (none failed in it yet). */
-  #whole = false;
+  /** How plain records are read in the rest of the current chunk: in runs, one by one, or captured. */
+  #whole = CAPTURED;
   /** Whether the current chunk is all ASCII (a char a byte). */
   #ascii = false;
   /** Where the skeleton resumes after a record read whole (-1: where it was). */
@@ -158,7 +167,7 @@ export class JsonScanner {
     cursor.extra = 0;
     this.#cap.startChunk(this.#here(0));
     const n = text.length;
-    this.#whole = this.#parses;
+    this.#whole = this.#parses ? IN_RUNS : CAPTURED;
     this.#ascii = byteLength === n;
     let i = 0;
     while (i < n && !this.#stopped) {
@@ -344,10 +353,15 @@ export class JsonScanner {
     const index = f.index++;
     if (f.kind === USERS || f.kind === LICENSE_USERS) {
       const kind = f.kind === USERS ? "user" : "licenseUser";
-      if (c === OPEN_BRACE && this.#whole) {
+      if (c === OPEN_BRACE && this.#whole === IN_RUNS) {
+        this.#resume = this.#readRun(kind, f, text, i, index);
+        if (this.#resume >= 0) return;
+        this.#whole = ONE_BY_ONE; // the rest of this chunk record by record
+      }
+      if (c === OPEN_BRACE && this.#whole === ONE_BY_ONE) {
         this.#resume = this.#readWhole(kind, text, i, index);
         if (this.#resume >= 0) return;
-        this.#whole = false; // the rest of this chunk is captured as usual
+        this.#whole = CAPTURED; // the rest of this chunk is captured as usual
       }
       this.#begin(kind, c, i, index);
     } else if (c === OPEN_BRACE) {
@@ -391,14 +405,44 @@ export class JsonScanner {
   }
 
   /**
+   * Reads the run of records from the one whose `{` is at `s` to the chunk's last `}` with one
+   * JSON.parse, when they are all plain (see the file header), and hands them on parsed; returns
+   * where the run ends, or -1 when it is to be read in smaller steps.
+   */
+  #readRun(kind: CaptureKind, f: Frame, text: string, s: number, index: number): number {
+    const close = text.lastIndexOf("}");
+    if (close < s) return -1;
+    const source = text.slice(s, close + 1);
+    let values: unknown[];
+    try {
+      values = JSON.parse(`[${source}]`) as unknown[];
+    } catch {
+      return -1; // not the end of a record of this array, or a syntax error
+    }
+    const bytes = this.#ascii ? source.length : Buffer.byteLength(source);
+    if (bytes > this.#maxRecordBytes) return -1; // a record may be too large: one by one
+    const limit = this.#maxDepth - (this.#frames.length - 1);
+    let keys = 0;
+    for (const value of values) keys += keysWithin(value, limit);
+    // a key repeated, or a record too deep (-1): either way fewer keys than such colons
+    if (keys !== colonsAfterQuote(text, s, close)) return -1;
+    const loc = this.#pass(text, s, close, bytes - source.length);
+    const batch = new RecordBatch(source, loc, values.length, limit);
+    for (let k = 0; k < values.length; k++) {
+      this.#emit(kind, index + k, "", 0, 0, loc, 0, values[k], batch.source(k));
+    }
+    f.index += values.length - 1;
+    return close + 1;
+  }
+
+  /**
    * Reads the record whose `{` is at `s` whole, when it is plain (see the file header), and
    * hands it on parsed; returns where it ends, or -1 when it is to be captured instead.
    */
   #readWhole(kind: CaptureKind, text: string, s: number, index: number): number {
     const close = text.indexOf("}", s + 1);
     if (close < 0) return -1;
-    const end = close + 1;
-    const source = text.slice(s, end);
+    const source = text.slice(s, close + 1);
     let value: unknown;
     try {
       value = JSON.parse(source);
@@ -409,6 +453,16 @@ export class JsonScanner {
     if (bytes > this.#maxRecordBytes) return -1;
     const keys = keysWithin(value, this.#maxDepth - (this.#frames.length - 1));
     if (keys !== colonsAfterQuote(text, s, close)) return -1; // too deep (-1), or a key repeated
+    const loc = this.#pass(text, s, close, bytes - source.length);
+    this.#emit(kind, index, source, 0, source.length, loc, 0, value, null);
+    return close + 1;
+  }
+
+  /**
+   * Moves the cursor past `text[s..close]`, read whole, whose UTF-8 is `extra` bytes longer
+   * than its chars; returns the location of `text[s]`.
+   */
+  #pass(text: string, s: number, close: number, extra: number): SourceLocation {
     const loc = this.#here(s);
     const cursor = this.#cursor;
     let lastLf = -1;
@@ -417,9 +471,8 @@ export class JsonScanner {
       lastLf = k;
     }
     if (lastLf >= 0) cursor.lineStart = cursor.charBase + lastLf + 1;
-    cursor.extra += bytes - source.length;
-    this.#emit(kind, index, source, 0, source.length, loc, 0, value);
-    return end;
+    cursor.extra += extra;
+    return loc;
   }
 
   /** Acts on the capture's outcome: a value to hand on, one too large, or a problem. */
@@ -431,7 +484,18 @@ export class JsonScanner {
         return;
       case COMPLETE:
         if (kind === "key") this.#acceptKey(cap.text.slice(cap.start, cap.end));
-        else this.#emit(kind, this.#capIndex, cap.text, cap.start, cap.end, cap.loc, cap.commas, undefined);
+        else
+          this.#emit(
+            kind,
+            this.#capIndex,
+            cap.text,
+            cap.start,
+            cap.end,
+            cap.loc,
+            cap.commas,
+            undefined,
+            null,
+          );
         break;
       case TOO_LARGE:
         this.#tooLarge(kind);
@@ -451,7 +515,10 @@ export class JsonScanner {
     this.#capturing = null;
   }
 
-  /** Hands on `text.slice(start, end)`, which starts at `loc`; `value` when it was parsed here. */
+  /**
+   * Hands on `text.slice(start, end)`, which starts at `loc`; `value` when it was parsed here,
+   * and `source` when it was parsed in a run (then the text and location are found from it).
+   */
   #emit(
     kind: CaptureKind,
     index: number,
@@ -461,6 +528,7 @@ export class JsonScanner {
     loc: SourceLocation,
     commas: number,
     value: unknown,
+    source: RecordSource | null,
   ): void {
     const f = this.#top();
     const e = this.#event;
@@ -479,6 +547,7 @@ export class JsonScanner {
     e.commas = commas;
     e.afterUsers = this.#usersComplete;
     e.value = value;
+    e.source = source;
     this.#sink.capture(e);
   }
 

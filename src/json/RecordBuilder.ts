@@ -11,6 +11,7 @@ import type { FindingDetails, SourceLocation } from "../report/Finding.js";
 import { diagnoseJson } from "./_diagnose.js";
 import { findInJson, members, skipValue } from "./_locate.js";
 import { locationIn } from "./_position.js";
+import type { RecordSource } from "./_RecordBatch.js";
 import { type Captured, JsonLicenseRecord, JsonValueRecord, type LicenseMember } from "./records.js";
 import type { CaptureEvent, LicenseEndEvent, ScanSink } from "./ScanSink.js";
 
@@ -34,18 +35,20 @@ export class RecordBuilder implements ScanSink {
 
   capture(e: CaptureEvent): void {
     if (this.#stopped) return;
-    const text = e.start === 0 && e.end === e.text.length ? e.text : e.text.slice(e.start, e.end);
-    const loc = { line: e.line, column: e.column, offset: e.offset };
-    // a plain record read whole by the scanner comes parsed, its keys already counted
-    const parsed = e.value !== undefined;
-    let value = e.value;
-    if (!parsed) {
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        this.#syntaxError(text, loc, pointerOf(e), error as Error);
-        return;
-      }
+    // a plain record read whole by the scanner comes parsed, its keys already counted (read in
+    // a batch, its source is found only when asked for)
+    if (e.value !== undefined) {
+      this.#record(e, e.value, e.source ?? capturedSource(e));
+      return;
+    }
+    const source = capturedSource(e);
+    const { text, loc } = source;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.#syntaxError(text, loc, pointerOf(e), error as Error);
+      return;
     }
     if (e.kind === "skip") return;
     if (e.kind === "member") {
@@ -57,33 +60,37 @@ export class RecordBuilder implements ScanSink {
       });
       return;
     }
-    let numericId = false;
     if (isObject(value)) {
-      if (!parsed) {
-        let keys = 0;
-        for (const _ in value) keys++;
-        if (keys !== (keys === 0 && e.commas === 0 ? 0 : e.commas + 1))
-          this.#duplicateKeys(text, loc, pointerOf(e));
-      }
-      if (e.kind === "user" && typeof value.id === "number") {
-        // ids are strings; a numeric id keeps every digit of its source text
-        const at = findInJson(text, ["id"]);
-        value.id = text.slice(at, skipValue(text, at));
-        numericId = true;
-      }
+      let keys = 0;
+      for (const _ in value) keys++;
+      if (keys !== (keys === 0 && e.commas === 0 ? 0 : e.commas + 1))
+        this.#duplicateKeys(text, loc, pointerOf(e));
+    }
+    this.#record(e, value, source);
+  }
+
+  /** Hands on a user, a license user or a license that is not an object. */
+  #record(e: CaptureEvent, value: unknown, source: RecordSource): void {
+    let numericId = false;
+    if (e.kind === "user" && isObject(value) && typeof value.id === "number") {
+      // ids are strings; a numeric id keeps every digit of its source text
+      const text = source.text;
+      const at = findInJson(text, ["id"]);
+      value.id = text.slice(at, skipValue(text, at));
+      numericId = true;
     }
     const afterUsers = e.kind === "licenseUser" && e.afterUsers;
-    const record = new JsonValueRecord(
-      e.kind,
-      e.index,
-      e.licenseIndex,
-      value,
-      text,
-      loc,
-      numericId,
-      afterUsers,
+    this.#sink.record(
+      new JsonValueRecord(
+        e.kind as JsonValueRecord["kind"], // never a member or a skipped value
+        e.index,
+        e.licenseIndex,
+        value,
+        source,
+        numericId,
+        afterUsers,
+      ),
     );
-    this.#sink.record(record);
   }
 
   licenseEnd(e: LicenseEndEvent): void {
@@ -133,6 +140,12 @@ export class RecordBuilder implements ScanSink {
       });
     }
   }
+}
+
+/** A captured value's text and location, from the event. */
+function capturedSource(e: CaptureEvent): RecordSource {
+  const text = e.start === 0 && e.end === e.text.length ? e.text : e.text.slice(e.start, e.end);
+  return { text, loc: { line: e.line, column: e.column, offset: e.offset } };
 }
 
 function pointerOf(e: CaptureEvent): string {

@@ -3,6 +3,7 @@
 
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
+import type { RecordSource } from "./_RecordBatch.js";
 
 /** What a captured value is: a record, a license property, or a value only checked for syntax. */
 export type CaptureKind = "user" | "licenseUser" | "license" | "member" | "skip";
@@ -38,6 +39,11 @@ export interface CaptureEvent {
    * records whole (JsonScanner's `parses`); undefined when the sink is to parse the text.
    */
   value: unknown;
+  /**
+   * For a record parsed in a batch (with `value`): its text and location, found when asked;
+   * `text`, `start`, `end`, `line`, `column` and `offset` are then not set. Null otherwise.
+   */
+  source: RecordSource | null;
 }
 
 /** A license object ended; its properties came as member captures, its users as licenseUser ones. */
@@ -80,5 +86,6 @@ export function emptyCapture(): CaptureEvent {
     commas: 0,
     afterUsers: false,
     value: undefined,
+    source: null,
   };
 }

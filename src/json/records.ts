@@ -6,6 +6,7 @@ import type { LicenseRecord, Place, RecordOfAnyKind, ValuePath } from "../model/
 import type { SourceLocation } from "../report/Finding.js";
 import { findInJson } from "./_locate.js";
 import { locationIn } from "./_position.js";
+import type { RecordSource } from "./_RecordBatch.js";
 
 /** A value as captured from the source: its text, where it starts, and its commas at its own top level. */
 export interface Captured {
@@ -28,18 +29,28 @@ function pathPointer(base: string, path: ValuePath): string {
   return p;
 }
 
-/** A user, license user, or non-object license, with its source text kept for locating. */
+/**
+ * A user, license user, or non-object license, with its source kept for locating: its text and
+ * location, or, for a record read in a batch, the means to find them (only when asked).
+ */
 export class JsonValueRecord implements RecordOfAnyKind {
   constructor(
     readonly kind: RecordOfAnyKind["kind"],
     readonly index: number,
     readonly licenseIndex: number,
     readonly value: unknown,
-    readonly text: string,
-    readonly loc: SourceLocation,
+    readonly source: RecordSource,
     readonly numericId = false,
     readonly afterUsers = false,
   ) {}
+
+  get text(): string {
+    return this.source.text;
+  }
+
+  get loc(): SourceLocation {
+    return this.source.loc;
+  }
 
   /** JSON lists users and license users apart: membership is for the checks to find out. */
   get userKnown(): boolean {

@@ -170,6 +170,7 @@ function fillCapture(batch: ScanBatch, event: number, e: CaptureEvent): CaptureE
   e.commas = (a[o + 10] as number) | 0;
   e.afterUsers = a[o + 11] === 1;
   e.value = undefined; // the scanning thread does not parse: this thread does
+  e.source = null;
   const x = extra >= 0 ? (batch.extras[extra] as CaptureExtra) : null;
   e.key = x?.key ?? "";
   e.keyLoc = x?.keyLoc ?? null;
