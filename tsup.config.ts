@@ -6,9 +6,8 @@ export default defineConfig({
     server: "src/server/index.ts",
     client: "src/client/index.ts",
     cli: "src/cli/main.ts",
-    // the threads of validateParallel, loaded from next to it
-    "scan-worker": "src/validate/_scanWorker.ts",
-    "check-worker": "src/validate/_checkWorker.ts",
+    // the decoding thread of validateParallel, loaded from next to it
+    "json-worker": "src/validate/_jsonWorker.ts",
     // the CSV reading thread of readCsvParallel
     "csv-worker": "src/validate/_csvWorker.ts",
   },

@@ -6,13 +6,27 @@ import { mayBeSignature, signatureOf } from "../_internal/fileSignature.js";
 import { findInvalidUtf8, incompleteTail } from "../_internal/utf8.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
-import type { JsonScanner } from "./JsonScanner.js";
 
 const BOM = [0xef, 0xbb, 0xbf];
 
-/** Decodes pushed bytes and feeds the text to `scanner`; encoding problems go to `finding`. */
+/** What the decoder feeds: the scanner, or what carries the text to the thread where it runs. */
+export interface TextSink {
+  /** The next piece of text, which is `byteLength` bytes of the source. */
+  feed(text: string, byteLength: number): void;
+  /** The end of the input (not told after an encoding problem). */
+  finish(): void;
+  /** The bytes after the text fed so far are not UTF-8 (`detail` says why): reading ends there. */
+  encodingError(detail: string): void;
+  /** True once reading may stop. */
+  readonly stopped: boolean;
+}
+
+/**
+ * Decodes pushed bytes and feeds the text to `scanner`; a byte that is not UTF-8 goes to the
+ * scanner (it is found where the text stops), other problems of the file to `finding`.
+ */
 export class JsonDecoder {
-  readonly #scanner: JsonScanner;
+  readonly #scanner: TextSink;
   readonly #finding: (code: Code, details: FindingDetails) => void;
   readonly #decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
   #pending: Uint8Array | null = null;
@@ -20,7 +34,7 @@ export class JsonDecoder {
   #stopped = false;
   #bytes = 0;
 
-  constructor(scanner: JsonScanner, finding: (code: Code, details: FindingDetails) => void) {
+  constructor(scanner: TextSink, finding: (code: Code, details: FindingDetails) => void) {
     this.#scanner = scanner;
     this.#finding = finding;
   }
@@ -135,11 +149,7 @@ export class JsonDecoder {
     this.#stopped = true;
     const byte = rest[0] ?? 0;
     const latin1 = byte >= 0xa0 ? ` (in Latin-1 it would be '${String.fromCharCode(byte)}')` : "";
-    this.#finding("json.encoding", {
-      pointer: this.#scanner.pointer(),
-      location: this.#scanner.position(),
-      params: { detail: `the file is not valid UTF-8: ${reason}${latin1}` },
-    });
+    this.#scanner.encodingError(`the file is not valid UTF-8: ${reason}${latin1}`);
   }
 }
 

@@ -18,7 +18,7 @@ export class JsonReader {
   constructor(sink: RecordSink, limits: JsonReaderLimits) {
     let scanner: JsonScanner | null = null;
     this.#builder = new RecordBuilder(sink, () => scanner?.stop());
-    scanner = new JsonScanner(this.#builder, limits, true);
+    scanner = new JsonScanner(this.#builder, limits);
     this.#decoder = new JsonDecoder(scanner, (code, details) => this.#builder.finding(code, details));
   }
 

@@ -4,7 +4,7 @@
 // license property — is captured whole (_ValueCapture.ts, with the loop in _scanValue.ts) and
 // handed on unparsed, as a slice of the chunk it lies in; RecordBuilder gives it to JSON.parse.
 // Memory is bounded by the largest value: one over the size limit is verified and dropped.
-// A scanner that `parses` reads plain users and license users whole instead: the run of them
+// Plain users and license users are read whole instead (unless told not to): the run of them
 // up to the chunk's last `}` with one JSON.parse (which succeeds only when that `}` ends one of
 // them), else a record from its `{` to the first `}` after it (the same, for one). Their keys
 // are counted against the colons after a quote in their text, their lines and bytes counted
@@ -23,6 +23,7 @@ import { locationIn } from "./_position.js";
 import { RecordBatch, type RecordSource } from "./_RecordBatch.js";
 import type { Cursor } from "./_scanValue.js";
 import { BROKEN, COMPLETE, PENDING, TOO_DEEP, TOO_LARGE, ValueCapture } from "./_ValueCapture.js";
+import type { TextSink } from "./JsonDecoder.js";
 import {
   type CaptureEvent,
   type CaptureKind,
@@ -103,7 +104,7 @@ interface Frame {
 }
 
 /** Push-based scanner of decoded text; see the file header. */
-export class JsonScanner {
+export class JsonScanner implements TextSink {
   readonly #sink: ScanSink;
   readonly #maxDepth: number;
   readonly #maxRecordBytes: number;
@@ -111,9 +112,9 @@ export class JsonScanner {
   readonly #cursor: Cursor = { line: 1, lineStart: 0, charBase: 0, extra: 0 };
   #byteBase = 0;
   /** Whether plain records are read whole and parsed here (see the file header). */
-  readonly #parses: boolean;
+  readonly #whole: boolean;
   /** How plain records are read in the rest of the current chunk: in runs, one by one, or captured. */
-  #whole = CAPTURED;
+  #reading = CAPTURED;
   /** Whether the current chunk is all ASCII (a char a byte). */
   #ascii = false;
   /** Where the skeleton resumes after a record read whole (-1: where it was). */
@@ -130,10 +131,13 @@ export class JsonScanner {
   readonly #cap: ValueCapture;
   readonly #event: CaptureEvent = emptyCapture();
 
-  /** `parses`: read plain records whole and hand them on parsed (the sink runs in this thread). */
-  constructor(sink: ScanSink, limits: ScanLimits, parses = false) {
+  /**
+   * `whole`: read plain records whole and hand them on parsed; false captures every value
+   * char by char (what reading them whole is tested against).
+   */
+  constructor(sink: ScanSink, limits: ScanLimits, whole = true) {
     this.#sink = sink;
-    this.#parses = parses;
+    this.#whole = whole;
     this.#maxDepth = limits.maxDepth;
     this.#maxRecordBytes = limits.maxRecordBytes;
     this.#cap = new ValueCapture(limits.maxDepth, limits.maxRecordBytes);
@@ -155,9 +159,9 @@ export class JsonScanner {
     return this.#capturing ? this.#capPointer() : this.#top().pointer;
   }
 
-  /** The location just past the text fed so far. */
-  position(): SourceLocation {
-    return this.#here(0);
+  /** The bytes after the text fed so far are not UTF-8: a fatal finding just past it (JsonDecoder's). */
+  encodingError(detail: string): void {
+    if (!this.#stopped) this.#fail("json.encoding", this.#here(0), { detail });
   }
 
   /** Scans the next piece of text, which is `byteLength` bytes of the source. */
@@ -167,7 +171,7 @@ export class JsonScanner {
     cursor.extra = 0;
     this.#cap.startChunk(this.#here(0));
     const n = text.length;
-    this.#whole = this.#parses ? IN_RUNS : CAPTURED;
+    this.#reading = this.#whole ? IN_RUNS : CAPTURED;
     this.#ascii = byteLength === n;
     let i = 0;
     while (i < n && !this.#stopped) {
@@ -353,15 +357,15 @@ export class JsonScanner {
     const index = f.index++;
     if (f.kind === USERS || f.kind === LICENSE_USERS) {
       const kind = f.kind === USERS ? "user" : "licenseUser";
-      if (c === OPEN_BRACE && this.#whole === IN_RUNS) {
+      if (c === OPEN_BRACE && this.#reading === IN_RUNS) {
         this.#resume = this.#readRun(kind, f, text, i, index);
         if (this.#resume >= 0) return;
-        this.#whole = ONE_BY_ONE; // the rest of this chunk record by record
+        this.#reading = ONE_BY_ONE; // the rest of this chunk record by record
       }
-      if (c === OPEN_BRACE && this.#whole === ONE_BY_ONE) {
+      if (c === OPEN_BRACE && this.#reading === ONE_BY_ONE) {
         this.#resume = this.#readWhole(kind, text, i, index);
         if (this.#resume >= 0) return;
-        this.#whole = CAPTURED; // the rest of this chunk is captured as usual
+        this.#reading = CAPTURED; // the rest of this chunk is captured as usual
       }
       this.#begin(kind, c, i, index);
     } else if (c === OPEN_BRACE) {

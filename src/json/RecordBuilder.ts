@@ -1,8 +1,7 @@
 // Turns the scanner's captures into records: JSON.parse on each captured value (with an
 // exact location when it fails) unless the scanner read it whole and parsed it already, exact
 // numeric ids, duplicate-key warnings, and license objects assembled from their properties.
-// Runs wherever the checks run: in the calling thread, or in the checking thread of a parallel
-// validation (see src/validate/validateParallel.ts).
+// Runs in the thread of the checks, with the scanner.
 
 import { escapePointer } from "../_internal/pointer.js";
 import type { RecordSink } from "../model/RecordSink.js";

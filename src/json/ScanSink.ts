@@ -1,5 +1,5 @@
 // What the scanner hands on: captured values (unparsed), license ends and findings, in
-// source order. RecordBuilder consumes them in the same thread; BatchWriter sends them to another.
+// source order, to RecordBuilder in the same thread.
 
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
@@ -35,8 +35,8 @@ export interface CaptureEvent {
   /** For a license user: every user of the file was read before it. */
   afterUsers: boolean;
   /**
-   * The value already parsed, and checked for duplicate keys, by a scanner that reads plain
-   * records whole (JsonScanner's `parses`); undefined when the sink is to parse the text.
+   * The value already parsed, and checked for duplicate keys, by the scanner (a plain record
+   * read whole); undefined when the sink is to parse the text.
    */
   value: unknown;
   /**

@@ -1,5 +1,5 @@
 // The checking half of a validation pass: records and reader findings in, report out. It
-// runs in the reader's thread (Validation) or in a worker (validateParallel).
+// runs in the thread that scans (and, for a large CSV file, assembles) the records.
 
 import type { Check, CheckContext } from "../checks/Check.js";
 import { defaultChecks } from "../checks/defaultChecks.js";

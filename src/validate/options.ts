@@ -25,10 +25,9 @@ export interface ValidateOptions {
   /** Called with the bytes read so far, after each chunk. */
   onProgress?: (bytes: number) => void;
   /**
-   * Use worker threads. `"auto"` (the default) parses a CSV file of 8 MiB or more on a worker
-   * when a second CPU is there, and reads JSON in this thread (cheaper, and about as fast);
-   * `true` also parses CSV streams on a worker, and splits JSON between two workers (one
-   * scans, one parses and checks: a little sooner done, for about 40% more CPU time).
+   * Use a worker thread: it decodes JSON, or parses CSV, while this thread checks the records.
+   * `"auto"` (the default) does so for files of 8 MiB or more when a second CPU is there;
+   * streams of unknown size are read in one thread unless this is `true`.
    */
   parallel?: boolean | "auto";
 }

@@ -1,5 +1,5 @@
 // One pass over a data file, chosen in one place: in this thread (OnePass, for JSON and CSV), JSON
-// on two worker threads, CSV parsed on one, or a workbook read from its file (workbookPass);
+// decoded on a worker thread, CSV parsed on one, or a workbook read from its file (workbookPass);
 // with the core (checks and collector) and an optional tap that receives each record after the
 // checks. Validation, conversion, normalisation and the server's sync all get their pass here.
 
@@ -19,10 +19,10 @@ import { OnePass } from "./OnePass.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
-import { jsonWorkersAvailable, validateParallel } from "./validateParallel.js";
+import { jsonWorkerAvailable, validateParallel } from "./validateParallel.js";
 
-/** How a pass ran: in the calling thread, JSON scanned and checked on two workers, or CSV parsed on one. */
-export type PassThreads = "one" | "json-workers" | "csv-worker";
+/** How a pass ran: in the calling thread, JSON decoded on a worker, or CSV parsed on one. */
+export type PassThreads = "one" | "json-worker" | "csv-worker";
 
 /** The report of a pass, and how it ran. */
 export interface PassResult {
@@ -46,9 +46,11 @@ export interface PassOptions {
   workers?: URL;
   /** How many license users of a CSV file each thread checks as their rows come (tests make it small). */
   asRowsCome?: number;
+  /** The size of the chunks a JSON file is read in on a worker (tests make it small). */
+  chunkSize?: number;
 }
 
-/** Below this size a second thread costs more than it saves (CSV; JSON runs in one thread unless told). */
+/** Below this size a second thread costs more than it saves. */
 export const PARALLEL_FROM = 8 * 1024 * 1024;
 
 /** Whether a pass over `size` bytes (null: unknown, a stream) asks for worker threads. */
@@ -67,11 +69,9 @@ export function streamSource(source: ByteSource): PassSource {
 }
 
 /**
- * How a pass runs here. CSV is parsed on a worker thread when asked for (`options.parallel`,
- * "auto" by the source's size); JSON goes to the two workers only when `parallel` is `true`:
- * reading plain records whole made one thread cheaper than the two (the README's Performance),
- * and a pass with a tap reads JSON in this thread anyway, where its records are checked. Either
- * needs the built scripts and a second CPU.
+ * How a pass runs here: on a worker thread when asked for (`options.parallel`, "auto" by the
+ * source's size) and the built script and a second CPU are there — JSON decoded there, CSV
+ * parsed there; the rest of the work, and the tap, stay in this thread.
  */
 export function threadsFor(
   options: NormalizedValidateOptions,
@@ -81,7 +81,7 @@ export function threadsFor(
   if (options.format === "xlsx" || !parallelFor(options.parallel, source.size)) return "one";
   const workers = pass.workers ?? WORKERS;
   if (options.format === "csv") return csvWorkerAvailable(workers) ? "csv-worker" : "one";
-  return options.parallel === true && !pass.tap && jsonWorkersAvailable(workers) ? "json-workers" : "one";
+  return jsonWorkerAvailable(workers) ? "json-worker" : "one";
 }
 
 /** Runs one pass over `source` and resolves to its report and how it ran. */
@@ -93,8 +93,8 @@ export async function runPass(
   const threads = threadsFor(options, source, pass);
   const workers = pass.workers ?? WORKERS;
   const tap = pass.tap ?? null;
-  if (threads === "json-workers") {
-    return { report: await validateParallel(source, options, workers), threads };
+  if (threads === "json-worker") {
+    return { report: await validateParallel(source, options, workers, tap, pass.chunkSize), threads };
   }
   if (threads === "csv-worker") {
     const core = new ValidationCore(options, tap);

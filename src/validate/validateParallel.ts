@@ -1,101 +1,103 @@
-// Validation on two threads besides the main one, each with a small young generation so
-// that memory stays bounded: a scanning thread (bytes → captures, JsonDecoder + JsonScanner)
-// and a checking thread (captures → records → findings → report, RecordBuilder +
-// ValidationCore), joined by a MessageChannel. A file is read by the scanning thread itself,
-// so that the main thread, idle, keeps its young generation small (a main thread forwarding
-// 1 GB of chunks grew it by about 12 MB); a stream's bytes are read by the main thread and
-// forwarded. Flow control at each hop keeps a few chunks and batches in flight. The report is
-// the same as Validation's.
+// A JSON pass on two threads: a worker decodes the bytes (JsonDecoder: strict UTF-8), reading
+// the file itself or taking a stream's chunks from this thread, and sends the text back; this
+// thread scans it (JsonScanner, plain records read in runs), parses and checks the records
+// (RecordBuilder, ValidationCore) and hands them to the tap. Decoding is the part of the work
+// that moves without being done twice: the text crosses once, and nothing parsed has to. The
+// report is the same as in one thread.
 
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
-import { MessageChannel, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
+import { JsonScanner } from "../json/JsonScanner.js";
+import { RecordBuilder } from "../json/RecordBuilder.js";
+import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import { Flow } from "./_flow.js";
-import type { FromScanner, ScannerData, ToScanner } from "./_scanWorker.js";
+import type { DecoderData, FromDecoder, ToDecoder } from "./_jsonWorker.js";
 import type { NormalizedValidateOptions } from "./options.js";
+import { ValidationCore } from "./ValidationCore.js";
 
+/** A stream's chunks sent to the decoding thread and not yet scanned here. */
 const MAX_CHUNKS_IN_FLIGHT = 4;
-/** Each thread's young generation (MB): streaming work needs little, and this bounds RSS. */
+
+const JSON_WORKER = "json-worker.js";
+/** The decoding thread's young generation (MB). */
 const YOUNG_GENERATION_MB = 4;
 
-const SCAN_WORKER = "scan-worker.js";
-const CHECK_WORKER = "check-worker.js";
-
-/** Whether a parallel validation can run here: a second CPU and the worker scripts built in `workers`. */
-export function jsonWorkersAvailable(workers: URL): boolean {
-  return (
-    availableParallelism() > 1 &&
-    existsSync(fileURLToPath(new URL(SCAN_WORKER, workers))) &&
-    existsSync(fileURLToPath(new URL(CHECK_WORKER, workers)))
-  );
+/** Whether a JSON pass can run on two threads here: a second CPU and the worker script built in `workers`. */
+export function jsonWorkerAvailable(workers: URL): boolean {
+  return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(JSON_WORKER, workers)));
 }
 
 /**
- * Validates the file at `path`, or else `chunks`, on two worker threads, whose scripts are
- * built in `workers`. Chunks may be reused by the source after each step.
+ * Validates the file at `path`, or else `chunks`, with the decoding on a worker thread whose
+ * script is built in `workers`; each record goes to `tap` after the checks. Chunks may be
+ * reused by the source after each step. `chunkSize`: the file's (tests make it small).
  */
 export async function validateParallel(
   source: { chunks: AsyncIterable<Uint8Array>; path: string | null },
   options: NormalizedValidateOptions,
   workers: URL,
+  tap: ((record: DataRecord) => void) | null = null,
+  chunkSize?: number,
 ): Promise<Report> {
-  const started = performance.now();
-  const shared = { ...options, onProgress: null };
-  const { port1, port2 } = new MessageChannel();
-  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
-  const checker = new Worker(new URL(CHECK_WORKER, workers), {
-    workerData: { options: shared, scanner: port2 },
-    transferList: [port2],
-    resourceLimits,
+  const decoding = new Worker(new URL(JSON_WORKER, workers), {
+    workerData: { path: source.path, chunkSize } satisfies DecoderData,
+    // it makes a chunk's text and sends it: a small young generation is enough, and bounds RSS
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
-  const scanner = new Worker(new URL(SCAN_WORKER, workers), {
-    workerData: { options: shared, checker: port1, path: source.path } satisfies ScannerData,
-    transferList: [port1],
-    resourceLimits,
-  });
-  const flow = new Flow([checker, scanner], MAX_CHUNKS_IN_FLIGHT);
-  const report = new Promise<Report>((resolve) => checker.once("message", resolve));
-  // progress only rises, and ends at the bytes read: the scanning thread's last word on it may
-  // come after the checking thread's report, on another port
-  let told = 0;
-  const tell = (bytes: number) => {
-    if (bytes <= told) return;
-    told = bytes;
-    options.onProgress?.(bytes);
-  };
-  scanner.on("message", (message: FromScanner) => {
-    if (message.type === "progress") tell(message.bytes);
-    else flow.acknowledged(message.stopped);
-  });
+  const flow = new Flow([decoding], MAX_CHUNKS_IN_FLIGHT);
+  const core = new ValidationCore(options, tap);
   try {
-    if (source.path === null) await forward(source.chunks, scanner, flow, options.onProgress);
-    const result = await flow.or(report);
-    if (source.path !== null) tell(result.stats.bytes);
-    result.stats.durationMs = Math.round(performance.now() - started);
-    return result;
+    let scanner: JsonScanner | null = null;
+    const builder = new RecordBuilder(core.sink, () => scanner?.stop());
+    scanner = new JsonScanner(builder, options);
+    const stopped = () => (scanner as JsonScanner).stopped || builder.stopped;
+    let scanned = 0; // bytes of the text scanned
+    const report = new Promise<Report>((resolve) => {
+      // the report is made once: batches still on their way after it are not looked at
+      const done = (stoppedHere: boolean, bytes: number) => {
+        decoding.off("message", take);
+        resolve(core.end(stoppedHere, bytes));
+      };
+      const take = (message: FromDecoder) => {
+        if (message.type === "end") {
+          if (message.bytes > scanned) options.onProgress?.(message.bytes);
+          done(message.stopped || stopped(), message.bytes);
+          return;
+        }
+        for (const { code, details } of message.findings) builder.finding(code, details);
+        for (let k = 0; k < message.texts.length && !stopped(); k++) {
+          scanner.feed(message.texts[k] as string, message.bytes[k] as number);
+          scanned += message.bytes[k] as number;
+        }
+        if (message.encoding !== null) scanner.encodingError(message.encoding);
+        if (message.finish) scanner.finish();
+        options.onProgress?.(scanned);
+        // reading stops at a fatal problem: what was read is reported, as in one thread
+        if (stopped()) done(true, scanned);
+        if (source.path === null) flow.acknowledged(stopped());
+        else if (!stopped()) decoding.postMessage({ type: "ack" } satisfies ToDecoder);
+      };
+      decoding.on("message", take);
+    });
+    if (source.path === null) await forward(source.chunks, decoding, flow);
+    return await flow.or(report);
   } finally {
-    await Promise.all([checker.terminate(), scanner.terminate()]);
+    core.dispose();
+    await decoding.terminate();
   }
 }
 
-/** Sends `chunks` to the scanning thread, a few in flight at most, then the end. */
-async function forward(
-  chunks: AsyncIterable<Uint8Array>,
-  scanner: Worker,
-  flow: Flow,
-  onProgress: ((bytes: number) => void) | null | undefined,
-): Promise<void> {
-  let bytes = 0;
+/** Sends `chunks` to the decoding thread, a few not yet scanned at most, then the end. */
+async function forward(chunks: AsyncIterable<Uint8Array>, decoding: Worker, flow: Flow): Promise<void> {
   for await (const chunk of chunks) {
     const copy = new Uint8Array(chunk); // the source reuses its buffer; this one is handed over
-    bytes += copy.length;
     flow.sent();
-    scanner.postMessage({ type: "chunk", bytes: copy } satisfies ToScanner, [copy.buffer]);
-    onProgress?.(bytes);
+    decoding.postMessage({ type: "chunk", bytes: copy } satisfies ToDecoder, [copy.buffer]);
     await flow.room();
-    if (flow.stopped) break;
+    if (flow.stopped) return;
   }
-  scanner.postMessage({ type: "end" } satisfies ToScanner);
+  decoding.postMessage({ type: "end" } satisfies ToDecoder);
 }

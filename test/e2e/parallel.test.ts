@@ -53,7 +53,7 @@ async function passOn(
 /** A stream's pass on the workers of its format. */
 const onWorkers = (source: ByteSource, options: ValidateOptions = {}, asRowsCome?: number) =>
   passOn(
-    options.format === "csv" ? "csv-worker" : "json-workers",
+    options.format === "csv" ? "csv-worker" : "json-worker",
     streamSource(source),
     options,
     null,
@@ -87,23 +87,19 @@ describe("how a pass runs", () => {
   const threads = (options: ValidateOptions, size: number | null, tap = false, at = workers) =>
     threadsFor(normalizeValidateOptions(options), sized(size), { workers: at, tap: tap ? () => {} : null });
 
-  it("parses CSV on a worker from 8 MiB by default, JSON and streams only when asked, never when told not to", () => {
-    expect(threads({ format: "csv" }, PARALLEL_FROM - 1)).toBe("one");
+  it("uses a worker from 8 MiB by default, for streams only when asked, and never when told not to", () => {
+    expect(threads({}, PARALLEL_FROM - 1)).toBe("one");
+    expect(threads({}, PARALLEL_FROM)).toBe("json-worker");
     expect(threads({ format: "csv" }, PARALLEL_FROM)).toBe("csv-worker");
-    expect(threads({ format: "csv" }, null)).toBe("one");
-    expect(threads({ format: "csv", parallel: true }, null)).toBe("csv-worker");
-    // JSON: one thread, whatever the size, unless told otherwise
-    expect(threads({}, 10 * PARALLEL_FROM)).toBe("one");
-    expect(threads({ parallel: true }, PARALLEL_FROM)).toBe("json-workers");
     expect(threads({}, null)).toBe("one");
-    expect(threads({ parallel: true }, null)).toBe("json-workers");
+    expect(threads({ parallel: true }, null)).toBe("json-worker");
     expect(threads({ parallel: false }, 10 * PARALLEL_FROM)).toBe("one");
     // a workbook is read in this thread whatever its size
     expect(threads({ format: "xlsx", parallel: true }, 10 * PARALLEL_FROM)).toBe("one");
   });
 
-  it("reads JSON in this thread when records go to a tap, and without the built workers", () => {
-    expect(threads({ parallel: true }, null, true)).toBe("one");
+  it("keeps the records and the tap in this thread, and needs the built workers", () => {
+    expect(threads({ parallel: true }, null, true)).toBe("json-worker");
     expect(threads({ parallel: true, format: "csv" }, null, true)).toBe("csv-worker");
     expect(threads({ parallel: true }, null, false, new URL("file:///nowhere/"))).toBe("one");
   });
@@ -122,7 +118,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     const options = name.includes("record.size") ? { maxRecordBytes: 100 } : {};
     const file = { ...options, file: fixture(name), format: formatOf(name) };
     const parallel = await passOn(
-      name.endsWith(".csv") ? "csv-worker" : "json-workers",
+      name.endsWith(".csv") ? "csv-worker" : "json-worker",
       await fileSource(fixture(name)),
       file,
     );
@@ -160,7 +156,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     expect(report.stats.bytes).toBeLessThan(5_000_000);
   });
 
-  describe("a file, read by the scanning thread", () => {
+  describe("a file, read by the decoding thread", () => {
     const dir = mkdtempSync(join(tmpdir(), "syncfile-parallel-"));
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const users = (n: number) =>
@@ -175,7 +171,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       const result = await runPass(source, normalizeValidateOptions({ parallel: true, onProgress }), {
         workers,
       });
-      expect(result.threads).toBe("json-workers");
+      expect(result.threads).toBe("json-worker");
       expect(result.report.valid).toBe(true);
       expect(result.report.stats.users).toBe(60_000);
       expect(told.length).toBeGreaterThan(2);
@@ -184,10 +180,32 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       expect(result.report.stats.bytes).toBe(source.size);
     });
 
+    it("matches one thread on generated and mutated documents, read in chunks of any size", async () => {
+      const path = join(dir, "generated.json");
+      await fc.assert(
+        fc.asyncProperty(
+          documentArb,
+          spacesArb,
+          fc.option(mutationArb),
+          fc.integer({ min: 1, max: 300 }),
+          async (doc, spaces, m, chunkSize) => {
+            const bytes = documentBytes(doc, spaces, m);
+            writeFileSync(path, bytes);
+            const options = normalizeValidateOptions({ parallel: true, maxErrors: 50 });
+            const result = await runPass(await fileSource(path), options, { workers, chunkSize });
+            expect(result.threads).toBe("json-worker");
+            const single = library.validateText(bytes, { maxErrors: 50 });
+            expect(comparable(result.report)).toEqual(comparable(single));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
     it("stops reading soon after a syntax error early in a large file", async () => {
       const path = join(dir, "broken.json");
       writeFileSync(path, `{"users":[{"email":"a@b.co", "x": tru},\n${users(400_000)}\n]}`);
-      const report = await passOn("json-workers", await fileSource(path), {});
+      const report = await passOn("json-worker", await fileSource(path), {});
       expect(report.findings.map((f) => f.code)).toEqual(["json.syntax"]);
       expect(report.findings[0]?.line).toBe(1);
       expect(report.stats.bytes).toBeLessThan(5_000_000);
