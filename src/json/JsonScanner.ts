@@ -5,13 +5,13 @@
 // handed on unparsed, as a slice of the chunk it lies in; RecordBuilder gives it to JSON.parse.
 // Memory is bounded by the largest value: one over the size limit is verified and dropped.
 // Plain users and license users are read whole instead (unless told not to): the run of them
-// up to the chunk's last `}` with one JSON.parse (which succeeds only when that `}` ends one of
-// them), else a record from its `{` to the first `}` after it (the same, for one). Their keys
-// are counted against the colons after a quote in their text, their lines and bytes counted
-// with indexOf and byteLength, not char by char; where each record of a run lies is found only
-// when asked (_RecordBatch.ts). A run or record where one of these does not hold (a nested
-// object, a syntax error, a duplicate key, too deep, too large) is read in smaller steps, down
-// to being captured as above.
+// from one's `{` to the chunk's last `}`, in brackets, with one JSON.parse (which succeeds only
+// when that `}` ends one of them), else a record from its `{` to the first `}` after it (a run
+// of one). Their keys are counted against the colons after a quote in their text, their lines
+// and bytes counted with indexOf and byteLength, not char by char; where each record of a run
+// lies is found only when asked (_RecordBatch.ts). A run where one of these does not hold (a
+// nested object, a syntax error, a duplicate key, too deep, too large) is read in smaller
+// steps, down to being captured as above.
 
 import { Buffer } from "../_internal/buffer.js";
 import { escapePointer } from "../_internal/pointer.js";
@@ -155,7 +155,7 @@ export class JsonScanner implements TextSink {
   }
 
   /** The JSON pointer of what is being read: the value being captured, or the open container. */
-  pointer(): string {
+  #pointer(): string {
     return this.#capturing ? this.#capPointer() : this.#top().pointer;
   }
 
@@ -357,15 +357,12 @@ export class JsonScanner implements TextSink {
     const index = f.index++;
     if (f.kind === USERS || f.kind === LICENSE_USERS) {
       const kind = f.kind === USERS ? "user" : "licenseUser";
-      if (c === OPEN_BRACE && this.#reading === IN_RUNS) {
-        this.#resume = this.#readRun(kind, f, text, i, index);
+      while (c === OPEN_BRACE && this.#reading !== CAPTURED) {
+        const close = this.#reading === IN_RUNS ? text.lastIndexOf("}") : text.indexOf("}", i + 1);
+        this.#resume = this.#readRun(kind, f, text, i, close, index);
         if (this.#resume >= 0) return;
-        this.#reading = ONE_BY_ONE; // the rest of this chunk record by record
-      }
-      if (c === OPEN_BRACE && this.#reading === ONE_BY_ONE) {
-        this.#resume = this.#readWhole(kind, text, i, index);
-        if (this.#resume >= 0) return;
-        this.#reading = CAPTURED; // the rest of this chunk is captured as usual
+        // the rest of this chunk record by record, then captured as usual
+        this.#reading = this.#reading === IN_RUNS ? ONE_BY_ONE : CAPTURED;
       }
       this.#begin(kind, c, i, index);
     } else if (c === OPEN_BRACE) {
@@ -409,22 +406,21 @@ export class JsonScanner implements TextSink {
   }
 
   /**
-   * Reads the run of records from the one whose `{` is at `s` to the chunk's last `}` with one
-   * JSON.parse, when they are all plain (see the file header), and hands them on parsed; returns
-   * where the run ends, or -1 when it is to be read in smaller steps.
+   * Reads the records from the one whose `{` is at `s` to the `}` at `close` with one
+   * JSON.parse, when they are all plain (see the file header), and hands them on parsed;
+   * returns where they end, or -1 when they are to be read in smaller steps.
    */
-  #readRun(kind: CaptureKind, f: Frame, text: string, s: number, index: number): number {
-    const close = text.lastIndexOf("}");
+  #readRun(kind: CaptureKind, f: Frame, text: string, s: number, close: number, index: number): number {
     if (close < s) return -1;
     const source = text.slice(s, close + 1);
     let values: unknown[];
     try {
       values = JSON.parse(`[${source}]`) as unknown[];
     } catch {
-      return -1; // not the end of a record of this array, or a syntax error
+      return -1; // not the end of a record of this array (a nested object, a "}" in a string), or a syntax error
     }
     const bytes = this.#ascii ? source.length : Buffer.byteLength(source);
-    if (bytes > this.#maxRecordBytes) return -1; // a record may be too large: one by one
+    if (bytes > this.#maxRecordBytes) return -1; // a record may be too large
     const limit = this.#maxDepth - (this.#frames.length - 1);
     let keys = 0;
     for (const value of values) keys += keysWithin(value, limit);
@@ -436,29 +432,6 @@ export class JsonScanner implements TextSink {
       this.#emit(kind, index + k, "", 0, 0, loc, 0, values[k], batch.source(k));
     }
     f.index += values.length - 1;
-    return close + 1;
-  }
-
-  /**
-   * Reads the record whose `{` is at `s` whole, when it is plain (see the file header), and
-   * hands it on parsed; returns where it ends, or -1 when it is to be captured instead.
-   */
-  #readWhole(kind: CaptureKind, text: string, s: number, index: number): number {
-    const close = text.indexOf("}", s + 1);
-    if (close < 0) return -1;
-    const source = text.slice(s, close + 1);
-    let value: unknown;
-    try {
-      value = JSON.parse(source);
-    } catch {
-      return -1; // not its end (a nested object, a "}" in a string), or a syntax error
-    }
-    const bytes = this.#ascii ? source.length : Buffer.byteLength(source);
-    if (bytes > this.#maxRecordBytes) return -1;
-    const keys = keysWithin(value, this.#maxDepth - (this.#frames.length - 1));
-    if (keys !== colonsAfterQuote(text, s, close)) return -1; // too deep (-1), or a key repeated
-    const loc = this.#pass(text, s, close, bytes - source.length);
-    this.#emit(kind, index, source, 0, source.length, loc, 0, value, null);
     return close + 1;
   }
 
@@ -520,8 +493,8 @@ export class JsonScanner implements TextSink {
   }
 
   /**
-   * Hands on `text.slice(start, end)`, which starts at `loc`; `value` when it was parsed here,
-   * and `source` when it was parsed in a run (then the text and location are found from it).
+   * Hands on `text.slice(start, end)`, which starts at `loc`; or, for a record read whole,
+   * its `value`, parsed, and its `source` (then the text and location are found from it).
    */
   #emit(
     kind: CaptureKind,
@@ -660,7 +633,7 @@ export class JsonScanner implements TextSink {
   #fail(code: Code, location: SourceLocation, params: Record<string, string | number>): void {
     const { hint, ...rest } = params;
     this.#sink.finding(code, {
-      pointer: this.pointer(),
+      pointer: this.#pointer(),
       location,
       params: rest,
       ...(typeof hint === "string" ? { hint } : {}),

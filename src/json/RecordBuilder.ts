@@ -34,10 +34,10 @@ export class RecordBuilder implements ScanSink {
 
   capture(e: CaptureEvent): void {
     if (this.#stopped) return;
-    // a plain record read whole by the scanner comes parsed, its keys already counted (read in
-    // a batch, its source is found only when asked for)
-    if (e.value !== undefined) {
-      this.#record(e, e.value, e.source ?? capturedSource(e));
+    // a plain record read whole by the scanner comes parsed, its keys already counted, and its
+    // source found only when asked for
+    if (e.source) {
+      this.#record(e, e.value, e.source);
       return;
     }
     const source = capturedSource(e);

@@ -30,20 +30,18 @@ export interface CaptureEvent {
   line: number;
   column: number;
   offset: number;
-  /** Commas at the value's own top level: members − 1 for a non-empty object (0 with `value`). */
+  /** Commas at the value's own top level: members − 1 for a non-empty object (0 with `source`). */
   commas: number;
   /** For a license user: every user of the file was read before it. */
   afterUsers: boolean;
   /**
-   * The value already parsed, and checked for duplicate keys, by the scanner (a plain record
-   * read whole); undefined when the sink is to parse the text.
-   */
-  value: unknown;
-  /**
-   * For a record parsed in a batch (with `value`): its text and location, found when asked;
-   * `text`, `start`, `end`, `line`, `column` and `offset` are then not set. Null otherwise.
+   * For a plain record the scanner read whole: its text and location, found when asked (`text`,
+   * `start`, `end`, `line`, `column` and `offset` are then not set). Null when the sink is to
+   * parse the text.
    */
   source: RecordSource | null;
+  /** With `source`: the value, parsed and checked for duplicate keys by the scanner. */
+  value: unknown;
 }
 
 /** A license object ended; its properties came as member captures, its users as licenseUser ones. */
