@@ -7,9 +7,9 @@
 // Plain users and license users are read whole instead (unless told not to): the run of them
 // from one's `{` to the chunk's last `}`, in brackets, with one JSON.parse (which succeeds only
 // when that `}` ends one of them), else a record from its `{` to the first `}` after it (a run
-// of one). Their keys are counted against the colons after a quote in their text, their lines
-// and bytes counted with indexOf and byteLength, not char by char; where each record of a run
-// lies is found only when asked (_RecordBatch.ts). A run where one of these does not hold (a
+// of one). Their keys are counted against the colons after a quote in their text, and their
+// lines, with the chunk's marks (_textMarks.ts), their bytes with byteLength, not char by
+// char; where each record of a run lies is found only when asked (_RecordBatch.ts). A run where one of these does not hold (a
 // nested object, a syntax error, a duplicate key, too deep, too large) is read in smaller
 // steps, down to being captured as above.
 
@@ -22,6 +22,7 @@ import { describeChar, diagnoseJson } from "./_diagnose.js";
 import { locationIn } from "./_position.js";
 import { RecordBatch, type RecordSource } from "./_RecordBatch.js";
 import type { Cursor } from "./_scanValue.js";
+import { countBelow, marksOf, type TextMarks } from "./_textMarks.js";
 import { BROKEN, COMPLETE, PENDING, TOO_DEEP, TOO_LARGE, ValueCapture } from "./_ValueCapture.js";
 import type { TextSink } from "./JsonDecoder.js";
 import {
@@ -119,6 +120,8 @@ export class JsonScanner implements TextSink {
   #ascii = false;
   /** Where the skeleton resumes after a record read whole (-1: where it was). */
   #resume = -1;
+  /** The current chunk's line feeds and key colons: given with it, or found when first needed. */
+  #marks: TextMarks | null = null;
 
   #stopped = false;
   #sawContent = false;
@@ -165,8 +168,13 @@ export class JsonScanner implements TextSink {
   }
 
   /** Scans the next piece of text, which is `byteLength` bytes of the source. */
-  feed(text: string, byteLength: number): void {
+  /**
+   * Scans the next piece of text, `byteLength` bytes of the source; `marks`, when given, are
+   * its marks (else they are found here if reading records whole needs them).
+   */
+  feed(text: string, byteLength: number, marks: TextMarks | null = null): void {
     if (this.#stopped) return;
+    this.#marks = marks;
     const cursor = this.#cursor;
     cursor.extra = 0;
     this.#cap.startChunk(this.#here(0));
@@ -183,6 +191,7 @@ export class JsonScanner implements TextSink {
     }
     cursor.charBase += n;
     this.#byteBase += byteLength;
+    this.#marks = null;
     cursor.extra = 0;
   }
 
@@ -424,9 +433,11 @@ export class JsonScanner implements TextSink {
     const limit = this.#maxDepth - (this.#frames.length - 1);
     let keys = 0;
     for (const value of values) keys += keysWithin(value, limit);
-    // a key repeated, or a record too deep (-1): either way fewer keys than such colons
-    if (keys !== colonsAfterQuote(text, s, close)) return -1;
-    const loc = this.#pass(text, s, close, bytes - source.length);
+    // a key repeated, or a record too deep (-1): either way fewer keys than colons after a quote
+    this.#marks ??= marksOf(text);
+    const marks = this.#marks;
+    if (keys !== countBelow(marks.keyColons, close) - countBelow(marks.keyColons, s)) return -1;
+    const loc = this.#pass(marks.lineFeeds, s, close, bytes - source.length);
     const batch = new RecordBatch(source, loc, values.length, limit);
     for (let k = 0; k < values.length; k++) {
       this.#emit(kind, index + k, "", 0, 0, loc, 0, values[k], batch.source(k));
@@ -437,17 +448,17 @@ export class JsonScanner implements TextSink {
 
   /**
    * Moves the cursor past `text[s..close]`, read whole, whose UTF-8 is `extra` bytes longer
-   * than its chars; returns the location of `text[s]`.
+   * than its chars (`lineFeeds`: the chunk's); returns the location of `text[s]`.
    */
-  #pass(text: string, s: number, close: number, extra: number): SourceLocation {
+  #pass(lineFeeds: Int32Array, s: number, close: number, extra: number): SourceLocation {
     const loc = this.#here(s);
     const cursor = this.#cursor;
-    let lastLf = -1;
-    for (let k = text.indexOf("\n", s); k >= 0 && k < close; k = text.indexOf("\n", k + 1)) {
-      cursor.line++;
-      lastLf = k;
+    const before = countBelow(lineFeeds, close);
+    const lines = before - countBelow(lineFeeds, s);
+    if (lines > 0) {
+      cursor.line += lines;
+      cursor.lineStart = cursor.charBase + (lineFeeds[before - 1] as number) + 1;
     }
-    if (lastLf >= 0) cursor.lineStart = cursor.charBase + lastLf + 1;
     cursor.extra += extra;
     return loc;
   }
@@ -669,22 +680,6 @@ function keysWithin(value: unknown, limit: number): number {
     keys += inner;
   }
   return keys;
-}
-
-/**
- * The colons in `text[from, to)` whose last char before them, whitespace aside, is a quote:
- * every key's colon, and more only where a string holds a quote and a colon (escaped). So
- * when it equals the keys JSON.parse kept, no key was repeated.
- */
-function colonsAfterQuote(text: string, from: number, to: number): number {
-  let count = 0;
-  for (let k = text.indexOf(":", from); k >= 0 && k < to; k = text.indexOf(":", k + 1)) {
-    let p = k - 1;
-    let c = text.charCodeAt(p);
-    while (c === SPACE || c === LF || c === CR || c === TAB) c = text.charCodeAt(--p);
-    if (c === QUOTE) count++;
-  }
-  return count;
 }
 
 /** The JSON type a value starting with `c` has, or null when no value starts with `c`. */

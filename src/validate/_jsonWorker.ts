@@ -5,6 +5,7 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import { readChunks } from "../_internal/readChunks.js";
+import { marksOf, type TextMarks } from "../json/_textMarks.js";
 import { JsonDecoder, type TextSink } from "../json/JsonDecoder.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
@@ -15,7 +16,8 @@ export type ToDecoder = { type: "chunk"; bytes: Uint8Array } | { type: "end" } |
 /**
  * Messages to the main thread. A batch is taken in this order: the decoder's own findings (a
  * file that is not text, a UTF-16 byte-order mark), the texts (each `bytes[k]` bytes of the
- * file), a byte that is not UTF-8 after them, the end of the input. Then, last, the bytes read
+ * file, with its `marks[k]`, found here), a byte that is not UTF-8 after them, the end of the
+ * input. Then, last, the bytes read
  * and whether the decoder stopped.
  */
 export type FromDecoder =
@@ -24,6 +26,7 @@ export type FromDecoder =
       findings: { code: Code; details: FindingDetails }[];
       texts: string[];
       bytes: number[];
+      marks: TextMarks[];
       encoding: string | null;
       finish: boolean;
     }
@@ -53,12 +56,14 @@ class Batch implements TextSink {
   findings: { code: Code; details: FindingDetails }[] = [];
   texts: string[] = [];
   bytes: number[] = [];
+  marks: TextMarks[] = [];
   encoding: string | null = null;
   finished = false;
 
   feed(text: string, byteLength: number): void {
     this.texts.push(text);
     this.bytes.push(byteLength);
+    this.marks.push(marksOf(text));
   }
 
   finish(): void {
@@ -71,11 +76,15 @@ class Batch implements TextSink {
 
   /** Sends the batch (even an empty one) and starts the next. */
   send(): void {
-    const { findings, texts, bytes, encoding, finished: finish } = this;
-    main?.postMessage({ type: "batch", findings, texts, bytes, encoding, finish } satisfies FromDecoder);
+    const { findings, texts, bytes, marks, encoding, finished: finish } = this;
+    main?.postMessage(
+      { type: "batch", findings, texts, bytes, marks, encoding, finish } satisfies FromDecoder,
+      marks.flatMap((m) => [m.lineFeeds.buffer, m.keyColons.buffer]),
+    );
     this.findings = [];
     this.texts = [];
     this.bytes = [];
+    this.marks = [];
     this.encoding = null;
     this.finished = false;
   }

@@ -1,5 +1,6 @@
 // A JSON pass on two threads: a worker decodes the bytes (JsonDecoder: strict UTF-8), reading
-// the file itself or taking a stream's chunks from this thread, and sends the text back; this
+// the file itself or taking a stream's chunks from this thread, and sends the text back with
+// its marks (where its line feeds and key colons are: _textMarks.ts); this
 // thread scans it (JsonScanner, plain records read in runs), parses and checks the records
 // (RecordBuilder, ValidationCore) and hands them to the tap. Decoding is the part of the work
 // that moves without being done twice: the text crosses once, and nothing parsed has to. The
@@ -69,7 +70,7 @@ export async function validateParallel(
         }
         for (const { code, details } of message.findings) builder.finding(code, details);
         for (let k = 0; k < message.texts.length && !stopped(); k++) {
-          scanner.feed(message.texts[k] as string, message.bytes[k] as number);
+          scanner.feed(message.texts[k] as string, message.bytes[k] as number, message.marks[k] ?? null);
           scanned += message.bytes[k] as number;
         }
         if (message.encoding !== null) scanner.encodingError(message.encoding);

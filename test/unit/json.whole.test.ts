@@ -76,6 +76,8 @@ describe("records read whole and records captured char by char", () => {
     const users = [
       '{"email": "a@example.com", "x": 1, "x": 2}', // a key repeated
       '{"email": "a@example.com", "x" : 1, "x": 2}', // repeated, a space before one colon
+      '{"email": "a@example.com", "x": 1, "x"\t: 2}', // repeated, a tab before one colon
+      '{"email": "a@example.com", "x": 1, "x"\r\n: 2}', // repeated, a line break before one colon
       '{"n": {"a": 1, "a": 2}, "b": 2}', // repeated in a nested object
       '{"email": "}", "b": ":"}', // a "}" and a colon in strings
       '{"email": "q\\"}", "b": 1}', // an escaped quote before a "}"
