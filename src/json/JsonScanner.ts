@@ -8,7 +8,7 @@
 // from one's `{` to the chunk's last `}`, in brackets, with one JSON.parse (which succeeds only
 // when that `}` ends one of them), else a record from its `{` to the first `}` after it (a run
 // of one). Their keys are counted against the colons after a quote in their text, and their
-// lines, with the chunk's marks (_textMarks.ts), their bytes with byteLength, not char by
+// lines, with the chunk's marks (textMarks.ts), their bytes with byteLength, not char by
 // char; where each record of a run lies is found only when asked (_RecordBatch.ts). A run where one of these does not hold (a
 // nested object, a syntax error, a duplicate key, too deep, too large) is read in smaller
 // steps, down to being captured as above.
@@ -22,7 +22,6 @@ import { describeChar, diagnoseJson } from "./_diagnose.js";
 import { locationIn } from "./_position.js";
 import { RecordBatch, type RecordSource } from "./_RecordBatch.js";
 import type { Cursor } from "./_scanValue.js";
-import { countBelow, marksOf, type TextMarks } from "./_textMarks.js";
 import { BROKEN, COMPLETE, PENDING, TOO_DEEP, TOO_LARGE, ValueCapture } from "./_ValueCapture.js";
 import type { TextSink } from "./JsonDecoder.js";
 import {
@@ -32,6 +31,7 @@ import {
   type ScanLimits,
   type ScanSink,
 } from "./ScanSink.js";
+import { countBelow, marksOf, type TextMarks } from "./textMarks.js";
 
 const ROOT_KEYS = ["users", "licenses"] as const;
 

@@ -5,8 +5,8 @@
 
 import { parentPort, workerData } from "node:worker_threads";
 import { readChunks } from "../_internal/readChunks.js";
-import { marksOf, type TextMarks } from "../json/_textMarks.js";
 import { JsonDecoder, type TextSink } from "../json/JsonDecoder.js";
+import { marksOf, type TextMarks } from "../json/textMarks.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
 

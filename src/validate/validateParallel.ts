@@ -1,6 +1,6 @@
 // A JSON pass on two threads: a worker decodes the bytes (JsonDecoder: strict UTF-8), reading
 // the file itself or taking a stream's chunks from this thread, and sends the text back with
-// its marks (where its line feeds and key colons are: _textMarks.ts); this
+// its marks (where its line feeds and key colons are: textMarks.ts); this
 // thread scans it (JsonScanner, plain records read in runs), parses and checks the records
 // (RecordBuilder, ValidationCore) and hands them to the tap. Decoding is the part of the work
 // that moves without being done twice: the text crosses once, and nothing parsed has to. The
