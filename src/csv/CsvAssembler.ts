@@ -130,9 +130,14 @@ export class CsvAssembler implements CsvSink {
   /**
    * After the last row: each license, then its users (unless reading stopped on a fatal
    * problem). `checked` (in a split pass) is told of each license's users, in their place,
-   * instead.
+   * instead; when they were all checked on the parsing thread (the assembler has no `checks`
+   * then, and keeps them all), they go on to `handOn` after that, unchecked here.
    */
-  end(stopped: boolean, checked?: (license: number, count: number) => void): void {
+  end(
+    stopped: boolean,
+    checked?: (license: number, count: number) => void,
+    handOn?: (record: CsvRecord) => void,
+  ): void {
     try {
       if (stopped || !this.#cells) return;
       const { licenseFields, licenseUserFields } = this.#cells;
@@ -148,9 +153,11 @@ export class CsvAssembler implements CsvSink {
         const count = this.#assignments.count(license.index);
         const origin = { row: license.row, loc: license.loc, fields: licenseFields, elsewhere };
         this.#emit(new CsvRecord("license", license.index, -1, value, origin, count));
-        if (this.#checks) {
+        if (this.#checks || handOn) {
           if (!checked) throw new Error("CsvAssembler: where the checked license users go is not given");
           checked(license.index, count);
+          if (handOn)
+            for (const record of this.#assignments.records(license.index, licenseUserFields)) handOn(record);
           continue;
         }
         for (const record of this.#assignments.records(license.index, licenseUserFields)) this.#emit(record);

@@ -35,18 +35,28 @@ export class RowUsers implements CsvSink {
   readonly #numbers = new EmailNumbers();
   readonly #told: (user: number, isNew: boolean) => void;
   /** Where the users of this thread's licenses are checked, and those kept meanwhile. */
-  readonly #checks: LicenseUserCheck | null;
-  readonly #assignments: LicenseAssignments | null;
+  #checks: LicenseUserCheck | null;
+  #assignments: LicenseAssignments | null;
+  /** Whether this thread checks the users of every license, not of every other one. */
+  readonly #all: boolean;
+  #gaveUp = false;
   readonly #licenses = new Map<string, number>();
   #cells: HeaderCells | null = null;
 
   /**
    * `told`: receives the user of each row the assembler takes a user from, in row order.
-   * `checks`: where the users of this thread's licenses are checked, when they are.
+   * `checks`: where the users of this thread's licenses are checked, when they are: those of
+   * every other license (`checkedByParser`), or with `all`, of every license, as long as the
+   * checks take them as their rows come (see `gaveUp`).
    */
-  constructor(told: (user: number, isNew: boolean) => void, checks: LicenseUserCheck | null = null) {
+  constructor(
+    told: (user: number, isNew: boolean) => void,
+    checks: LicenseUserCheck | null = null,
+    all = false,
+  ) {
     this.#told = told;
     this.#checks = checks;
+    this.#all = all;
     this.#assignments = checks ? new LicenseAssignments() : null;
   }
 
@@ -69,17 +79,29 @@ export class RowUsers implements CsvSink {
         license = this.#licenses.size;
         this.#licenses.set(name, license);
       }
-      if (email === "" || !checkedByParser(license)) continue;
-      checkOrKeep(
-        this.#checks as LicenseUserCheck,
-        assignments,
-        license,
-        email,
-        cells.status(status),
-        row,
-        cells,
-      );
+      if (email === "" || !(this.#all || checkedByParser(license))) continue;
+      const checks = this.#checks as LicenseUserCheck;
+      if (this.#all && !checks.takesAnyOrder) {
+        this.#giveUp();
+        return;
+      }
+      checkOrKeep(checks, assignments, license, email, cells.status(status), row, cells);
     }
+  }
+
+  /**
+   * With `all`: true once the license users outnumber what the checks take as their rows come.
+   * None are checked here then: the assembler's thread checks them all, as it does alone.
+   */
+  get gaveUp(): boolean {
+    return this.#gaveUp;
+  }
+
+  #giveUp(): void {
+    this.#gaveUp = true;
+    this.#checks = null;
+    this.#assignments?.dispose();
+    this.#assignments = null;
   }
 
   /** After the last row: the kept users of this thread's licenses, license by license. */

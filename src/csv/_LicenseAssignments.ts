@@ -29,7 +29,7 @@ export class LicenseAssignments {
   #memoryBytes = 0;
 
   /** `budget`: bytes of assignments kept in memory before some go to temporary files. */
-  constructor(budget = 8 * 1024 * 1024) {
+  constructor(budget = 4 * 1024 * 1024) {
     this.#budget = budget;
   }
 

@@ -23,7 +23,7 @@ export class UserDefinitions {
   #last: UserDefinition | null = null;
 
   /** `budget`: bytes of definitions kept in memory before older ones go to a temporary file. */
-  constructor(budget = 8 * 1024 * 1024) {
+  constructor(budget = 4 * 1024 * 1024) {
     this.#budget = budget;
   }
 

@@ -96,6 +96,11 @@ export class ValidationCore {
     if (found) this.#collector.append(found);
   }
 
+  /** Hands a record checked elsewhere (counted with checkedLicenseUsers) on to the tap. */
+  handOn(record: DataRecord): void {
+    this.#tap?.(record);
+  }
+
   /** Releases temporary files of an abandoned pass (end() does this itself). */
   dispose(): void {
     for (const check of this.#checks) check.dispose?.();

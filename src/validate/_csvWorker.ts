@@ -17,17 +17,23 @@ import { LicenseUserChecks } from "./_licenseUserChecks.js";
 /** The next bytes of the file, and whether they are the last; or the end of the pass. */
 export type CsvWorkerMessage = { bytes: Uint8Array; close: boolean } | { dispose: true };
 
-/** What the worker sends after the batch of the last bytes, when it checks license users: their findings by license. */
+/**
+ * What the worker sends after the batch of the last bytes, when it checks license users: their
+ * findings by license; null when it checked all of them and gave up (RowUsers.gaveUp).
+ */
 export interface CheckedLicenseUsers {
-  licenseUsers: (CollectedFindings | undefined)[];
+  licenseUsers: (CollectedFindings | undefined)[] | null;
 }
 
 /** What the worker is started with. */
 export interface CsvWorkerData {
   options: CsvParserOptions;
   limits: CsvReaderLimits;
-  /** Whether it checks the users of every other license: the report's limits, and how many as their rows come. */
-  licenseUsers: { limits: CollectorOptions; asRowsCome: number } | null;
+  /**
+   * Whether it checks the users of every other license (or with `all`, of every license): the
+   * report's limits, and how many as their rows come.
+   */
+  licenseUsers: { limits: CollectorOptions; asRowsCome: number; all: boolean } | null;
 }
 
 const { options, limits, licenseUsers } = workerData as CsvWorkerData;
@@ -35,8 +41,8 @@ const main = parentPort;
 if (!main) throw new Error("csv-worker runs only as a worker thread");
 
 const writer = new RowBatchWriter();
-const checks = licenseUsers ? new LicenseUserChecks(licenseUsers.limits, licenseUsers.asRowsCome) : null;
-const users = new RowUsers((user, isNew) => writer.user(user, isNew), checks);
+let checks = licenseUsers ? new LicenseUserChecks(licenseUsers.limits, licenseUsers.asRowsCome) : null;
+const users = new RowUsers((user, isNew) => writer.user(user, isNew), checks, licenseUsers?.all);
 
 const rows = new CsvRows(users, limits, options.delimiter);
 const both: RawRecordSink = {
@@ -59,6 +65,10 @@ main.on("message", (message: CsvWorkerMessage) => {
   }
   parser.push(message.bytes);
   if (message.close) parser.end();
+  if (users.gaveUp && checks) {
+    checks.dispose();
+    checks = null; // what it holds can go
+  }
   const batch = writer.take();
   // a RowBatch, its arrays moved, not copied
   main.postMessage(batch, [
@@ -67,9 +77,10 @@ main.on("message", (message: CsvWorkerMessage) => {
     batch.users.buffer as ArrayBuffer,
   ]);
   if (!message.close) return;
-  if (checks) {
-    users.checkLicenseUsers((record) => checks.check(record));
-    main.postMessage({ licenseUsers: checks.end() } satisfies CheckedLicenseUsers);
+  if (licenseUsers) {
+    const checking = checks;
+    if (checking) users.checkLicenseUsers((record) => checking.check(record));
+    main.postMessage({ licenseUsers: checking?.end() ?? null } satisfies CheckedLicenseUsers);
   }
   users.dispose();
 });

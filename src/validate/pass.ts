@@ -99,21 +99,27 @@ export async function runPass(
   if (threads === "csv-worker") {
     const core = new ValidationCore(options, tap);
     const users = new BatchUsers();
-    // with no records to hand on, the license users are checked apart, on both threads
-    const limits = tap === null ? { maxErrors: options.maxErrors, strict: options.strict } : null;
+    // The license users are checked apart. With no records to hand on, on both threads, every
+    // other license each. With a tap, all of them on the parsing thread, which has time to
+    // spare while this one writes, as their rows come, and handed on here unchecked; unless
+    // they outnumber what both threads would check as their rows come: then the parsing
+    // thread gives up, and they are checked here as in one thread.
+    const limits = { maxErrors: options.maxErrors, strict: options.strict };
+    const all = tap !== null;
     const asRowsCome = pass.asRowsCome ?? AS_ROWS_COME;
-    const here = limits && new LicenseUserChecks(limits, asRowsCome);
+    const here = all ? null : new LicenseUserChecks(limits, asRowsCome);
     const assembler = new CsvAssembler(core.sink, users, here);
     let checkedHere: (CollectedFindings | undefined)[] = [];
-    const split = limits &&
-      here && {
-        limits,
-        asRowsCome,
-        checkHere: () => {
-          assembler.checkLicenseUsers((record) => here.check(record));
-          checkedHere = here.end();
-        },
-      };
+    const split = {
+      limits,
+      asRowsCome: all ? 2 * asRowsCome : asRowsCome,
+      all,
+      checkHere: () => {
+        if (!here) return;
+        assembler.checkLicenseUsers((record) => here.check(record));
+        checkedHere = here.end();
+      },
+    };
     try {
       const read = await readCsvParallel(
         source.chunks,
@@ -124,12 +130,17 @@ export async function runPass(
         workers,
         split,
       );
-      assembler.end(read.stopped, (license, count) =>
-        core.checkedLicenseUsers(
-          count,
-          checkedByParser(license) ? read.licenseUsers?.[license] : checkedHere[license],
-        ),
-      );
+      if (all && read.licenseUsers === null) assembler.end(read.stopped);
+      else
+        assembler.end(
+          read.stopped,
+          (license, count) =>
+            core.checkedLicenseUsers(
+              count,
+              all || checkedByParser(license) ? read.licenseUsers?.[license] : checkedHere[license],
+            ),
+          all ? (record) => core.handOn(record) : undefined,
+        );
       return { report: core.end(read.stopped, read.bytes), threads };
     } finally {
       here?.dispose();

@@ -23,7 +23,7 @@ import { Flow } from "./_flow.js";
 
 const MAX_CHUNKS_IN_FLIGHT = 16;
 /** The worker's young generation (MB): room for csv-parse's short-lived strings. */
-const YOUNG_GENERATION_MB = 16;
+const YOUNG_GENERATION_MB = 8;
 
 const CSV_WORKER = "csv-worker.js";
 
@@ -36,7 +36,10 @@ export function csvWorkerAvailable(workers: URL): boolean {
 export interface CsvReadResult {
   bytes: number;
   stopped: boolean;
-  /** By license index, when the worker checked the license users and reading was not stopped. */
+  /**
+   * By license index, when the worker checked the license users and reading was not stopped
+   * (not when it was to check all of them and gave up).
+   */
   licenseUsers: (CollectedFindings | undefined)[] | null;
 }
 
@@ -44,8 +47,8 @@ export interface CsvReadResult {
  * Reads the CSV in `chunks` into `sink`, as CsvReader does, with its parser on a worker thread
  * (the start of the file and the rows stay here). `users` answers the sink's assembler which
  * user each row is of, as the worker numbers them. `licenseUsers`: when the worker is to check
- * the users of its licenses (checkedByParser), the report's limits, how many as their rows
- * come, and what checks this thread's kept ones meanwhile. Chunks may be reused by the source
+ * the users of its licenses (checkedByParser, or `all` of them), the report's limits, how many
+ * as their rows come, and what checks this thread's kept ones meanwhile. Chunks may be reused by the source
  * after each step.
  */
 export async function readCsvParallel(
@@ -55,7 +58,12 @@ export async function readCsvParallel(
   limits: CsvReaderLimits,
   onProgress: ((bytes: number) => void) | null,
   workers: URL,
-  licenseUsers: { limits: CollectorOptions; asRowsCome: number; checkHere: () => void } | null = null,
+  licenseUsers: {
+    limits: CollectorOptions;
+    asRowsCome: number;
+    all: boolean;
+    checkHere: () => void;
+  } | null = null,
 ): Promise<CsvReadResult> {
   const start = new CsvStart((code, details) => sink.finding(code, details), limits.maxRecordBytes);
   let rows: CsvRows | null = null;
@@ -107,7 +115,11 @@ export async function readCsvParallel(
       workerData: {
         options: body.options,
         limits: { maxRecordBytes: limits.maxRecordBytes },
-        licenseUsers: licenseUsers && { limits: licenseUsers.limits, asRowsCome: licenseUsers.asRowsCome },
+        licenseUsers: licenseUsers && {
+          limits: licenseUsers.limits,
+          asRowsCome: licenseUsers.asRowsCome,
+          all: licenseUsers.all,
+        },
       } satisfies CsvWorkerData,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });

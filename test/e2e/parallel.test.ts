@@ -216,7 +216,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     );
   });
 
-  it("tells rows' users apart as one thread does: emails in any case, a user's rows anywhere, conflicts, license users' findings under any limit, checked as their rows come or after the last", async () => {
+  it("tells rows' users apart as one thread does: emails in any case, a user's rows anywhere, conflicts, license users' findings under any limit, checked as their rows come or after the last, with a tap or without", async () => {
     // few emails and few values, so that users come back far apart, in another case, and disagree;
     // license users that are malformed or listed twice, in licenses whose rows interleave
     const cell = (values: string[]) => fc.constantFrom("", ...values);
@@ -263,6 +263,25 @@ describe("parallel validation", { timeout: 120_000 }, () => {
           const parallel = await onWorkers(stream(chunked(bytes, size)), options, asRowsCome);
           const single = library.validateText(bytes, options);
           expect(comparable(parallel)).toEqual(comparable(single));
+          // with a tap (converting): the parsing thread checks every license user, or gives up
+          const handedOn: unknown[][] = [[], []];
+          const tap = (k: number) => (record: library.DataRecord) =>
+            handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
+          const tapped = await passOn(
+            "csv-worker",
+            streamSource(stream(chunked(bytes, size))),
+            options,
+            tap(0),
+            asRowsCome,
+          );
+          const one = await runPass(
+            streamSource(stream([bytes])),
+            normalizeValidateOptions({ ...options, parallel: false }),
+            { tap: tap(1) },
+          );
+          expect(one.threads).toBe("one");
+          expect(comparable(tapped)).toEqual(comparable(one.report));
+          expect(handedOn[0]).toEqual(handedOn[1]);
         },
       ),
       { numRuns: 100 },
