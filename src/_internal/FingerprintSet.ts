@@ -22,16 +22,23 @@ export class FingerprintSet {
   #pages: Int32Array[] = [];
   #count = 0;
   /** Entry number + 1 in each slot; 0 is empty. */
-  #slots = new Int32Array(MIN_SLOTS);
+  #slots: Int32Array<ArrayBuffer>;
   #scratch: Int32Array<ArrayBuffer> | null = null;
-  #mask = MIN_SLOTS - 1;
+  #mask: number;
   readonly #memoryKeys: number;
   #runs: FingerprintRuns | null = null;
   #spilled = 0;
 
-  /** `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run. */
-  constructor(memoryKeys = DEFAULT_MEMORY_KEYS) {
+  /**
+   * `memoryKeys`: how many fingerprints the hash table holds before they move to a compact run.
+   * `expectedKeys`: how many it is sized for from the start (it grows past them).
+   */
+  constructor(memoryKeys = DEFAULT_MEMORY_KEYS, expectedKeys = 0) {
     this.#memoryKeys = Math.max(1, memoryKeys);
+    let slots = MIN_SLOTS;
+    while (slots * 3 < Math.min(expectedKeys, this.#memoryKeys) * 4) slots *= 2;
+    this.#slots = new Int32Array(slots);
+    this.#mask = slots - 1;
   }
 
   /** How many fingerprints the set holds. */

@@ -10,9 +10,12 @@ import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 export class UserEmails {
   readonly #set: FingerprintSet;
 
-  /** `memoryKeys`: how many emails are kept in the hash table before they go to a compact run. */
-  constructor(memoryKeys?: number) {
-    this.#set = new FingerprintSet(memoryKeys);
+  /**
+   * `memoryKeys`: how many emails are kept in the hash table before they go to a compact run;
+   * `expectedKeys`: how many it is sized for from the start.
+   */
+  constructor(memoryKeys?: number, expectedKeys?: number) {
+    this.#set = new FingerprintSet(memoryKeys, expectedKeys);
   }
 
   /** Records user `index`; returns the index of an earlier user with this email, or -1. */

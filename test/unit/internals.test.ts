@@ -49,7 +49,7 @@ describe("FingerprintSet", () => {
 describe("FingerprintSet past its memory budget", () => {
   const keyFiles = () => readdirSync(tmpdir()).filter((name) => name.startsWith("syncfile-keys-")).length;
 
-  it("answers as a Map would, for keys in memory and in runs on disk, across clears", () => {
+  it("answers as a Map would, for keys in memory and in runs on disk, across clears, sized for any count from the start", () => {
     const before = keyFiles();
     fc.assert(
       fc.property(
@@ -77,8 +77,10 @@ describe("FingerprintSet past its memory budget", () => {
         // holds the largest power of two up to memoryKeys: merged runs span pages, and a merge
         // gives back pages it takes again)
         fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 100, max: 400 })),
-        (ops, memoryKeys) => {
-          const set = new FingerprintSet(memoryKeys);
+        // the keys its table is sized for at first: none, some, more than it keeps in memory
+        fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 5000 })),
+        (ops, memoryKeys, expectedKeys) => {
+          const set = new FingerprintSet(memoryKeys, expectedKeys);
           const model = new Map<number, number>();
           ops.forEach((step, n) => {
             if (step.op === "clear") {
