@@ -16,12 +16,21 @@ const PAGE_ENTRIES = 1 << PAGE_BITS; // 16 384 entries, 192 KiB a page
 const PAGE_MASK = PAGE_ENTRIES - 1;
 const MIN_SLOTS = 16;
 const DEFAULT_MEMORY_KEYS = 128 * 1024;
+/**
+ * A slot holds its entry's number + 1 in its low ENTRY_BITS and the top bits of the entry's h1
+ * above them, so that probing past other keys seldom reads their entries (a random read each:
+ * most of the time of adding a key to a table of megabytes).
+ */
+const ENTRY_BITS = 21;
+const ENTRY_MASK = (1 << ENTRY_BITS) - 1;
+const TAG_MASK = ~ENTRY_MASK;
+const MAX_MEMORY_KEYS = ENTRY_MASK - 1;
 
 /** Set of fingerprints (h1, h2) mapping to a payload (e.g. the index where it was first seen). */
 export class FingerprintSet {
   #pages: Int32Array[] = [];
   #count = 0;
-  /** Entry number + 1 in each slot; 0 is empty. */
+  /** Entry number + 1 in each slot, under its tag (see ENTRY_BITS); 0 is empty. */
   #slots: Int32Array<ArrayBuffer>;
   #scratch: Int32Array<ArrayBuffer> | null = null;
   #mask: number;
@@ -34,7 +43,7 @@ export class FingerprintSet {
    * `expectedKeys`: how many it is sized for from the start (it grows past them).
    */
   constructor(memoryKeys = DEFAULT_MEMORY_KEYS, expectedKeys = 0) {
-    this.#memoryKeys = Math.max(1, memoryKeys);
+    this.#memoryKeys = Math.min(Math.max(1, memoryKeys), MAX_MEMORY_KEYS);
     let slots = MIN_SLOTS;
     while (slots * 3 < Math.min(expectedKeys, this.#memoryKeys) * 4) slots *= 2;
     this.#slots = new Int32Array(slots);
@@ -60,7 +69,7 @@ export class FingerprintSet {
   add(h1: number, h2: number, payload: number): number {
     const slot = this.#find(h1, h2);
     const found = this.#slots[slot] as number;
-    if (found !== 0) return this.#payload(found - 1);
+    if (found !== 0) return this.#payload((found & ENTRY_MASK) - 1);
     if (this.#runs) {
       const stored = this.#runs.get(h1, h2);
       if (stored >= 0) return stored;
@@ -73,7 +82,7 @@ export class FingerprintSet {
     entries[at] = h1;
     entries[at + 1] = h2;
     entries[at + 2] = payload;
-    this.#slots[slot] = entry + 1;
+    this.#slots[slot] = (h1 & TAG_MASK) | (entry + 1);
     if (this.#count >= this.#memoryKeys) this.#spill();
     else if (this.#count * 4 > (this.#mask + 1) * 3) this.#grow();
     return -1;
@@ -88,7 +97,7 @@ export class FingerprintSet {
   /** The payload stored for the fingerprint, or -1. */
   get(h1: number, h2: number): number {
     const found = this.#slots[this.#find(h1, h2)] as number;
-    if (found !== 0) return this.#payload(found - 1);
+    if (found !== 0) return this.#payload((found & ENTRY_MASK) - 1);
     return this.#runs ? this.#runs.get(h1, h2) : -1;
   }
 
@@ -128,10 +137,12 @@ export class FingerprintSet {
     for (;;) {
       const found = slots[i] as number;
       if (found === 0) return i;
-      const entry = found - 1;
-      const entries = pages[entry >> PAGE_BITS] as Int32Array;
-      const at = (entry & PAGE_MASK) * 3;
-      if (entries[at] === h1 && entries[at + 1] === h2) return i;
+      if (((found ^ h1) & TAG_MASK) === 0) {
+        const entry = (found & ENTRY_MASK) - 1;
+        const entries = pages[entry >> PAGE_BITS] as Int32Array;
+        const at = (entry & PAGE_MASK) * 3;
+        if (entries[at] === h1 && entries[at + 1] === h2) return i;
+      }
       i = (i + 1) & mask;
     }
   }
@@ -207,9 +218,10 @@ export class FingerprintSet {
     const slots = new Int32Array(capacity);
     const mask = capacity - 1;
     for (let entry = 0; entry < this.#count; entry++) {
-      let i = ((this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3] as number) & mask;
+      const h1 = (this.#pages[entry >> PAGE_BITS] as Int32Array)[(entry & PAGE_MASK) * 3] as number;
+      let i = h1 & mask;
       while (slots[i] !== 0) i = (i + 1) & mask;
-      slots[i] = entry + 1;
+      slots[i] = (h1 & TAG_MASK) | (entry + 1);
     }
     this.#slots = slots;
     this.#mask = mask;
