@@ -1,6 +1,7 @@
 // A hash set of 64-bit fingerprints, each with a 32-bit payload, for millions of keys in
 // little memory. Entries (h1, h2, payload) are appended to fixed-size pages that are never
-// reallocated; the hash table holds only entry numbers (4 bytes a slot). Growing the table
+// reallocated; the hash table holds only entry numbers, each under the top bits of its key's
+// h1, so that a probe seldom reads the entry of another key (4 bytes a slot). Growing the table
 // discards only the old slot array, never the entries: discarded typed arrays linger until a
 // full GC, so this keeps the peak close to the steady size (about 17–20 bytes a key).
 // Past a budget (128 k keys by default, about 3 MB with the sort's scratch) the keys in the

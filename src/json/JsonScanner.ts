@@ -9,9 +9,9 @@
 // when that `}` ends one of them), else a record from its `{` to the first `}` after it (a run
 // of one). Their keys are counted against the colons after a quote in their text, and their
 // lines, with the chunk's marks (textMarks.ts), their bytes with byteLength, not char by
-// char; where each record of a run lies is found only when asked (_RecordBatch.ts). A run where one of these does not hold (a
-// nested object, a syntax error, a duplicate key, too deep, too large) is read in smaller
-// steps, down to being captured as above.
+// char; where each record of a run lies is found only when asked (_RecordBatch.ts). A run
+// where one of these does not hold (a nested object, a syntax error, a duplicate key, too
+// deep, too large) is read in smaller steps, down to being captured as above.
 
 import { Buffer } from "../_internal/buffer.js";
 import { escapePointer } from "../_internal/pointer.js";
@@ -167,7 +167,6 @@ export class JsonScanner implements TextSink {
     if (!this.#stopped) this.#fail("json.encoding", this.#here(0), { detail });
   }
 
-  /** Scans the next piece of text, which is `byteLength` bytes of the source. */
   /**
    * Scans the next piece of text, `byteLength` bytes of the source; `marks`, when given, are
    * its marks (else they are found here if reading records whole needs them).

@@ -22,7 +22,10 @@ export function marksOf(text: string): TextMarks {
   return { lineFeeds: positions(text, "\n", false), keyColons: positions(text, ":", true) };
 }
 
-/** Where `char` is in `text`; with `afterQuote`, only where the last char before it, whitespace aside, is a quote. */
+/**
+ * Where `char` is in `text`; with `afterQuote`, only where the last char before it, whitespace
+ * aside, is a quote.
+ */
 function positions(text: string, char: string, afterQuote: boolean): Int32Array<ArrayBuffer> {
   let n = 0;
   for (let k = text.indexOf(char); k >= 0; k = text.indexOf(char, k + 1)) {

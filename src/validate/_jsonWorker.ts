@@ -1,6 +1,6 @@
 // The decoding thread of a JSON pass on two threads: decodes the bytes of the file, which it
 // reads itself, or which the main thread reads from a stream and sends, and sends the text
-// back, a batch a chunk. It reads no further ahead than a couple of batches that the main
+// back with its marks (textMarks.ts), a batch a chunk. It reads no further ahead than a couple of batches that the main
 // thread has not scanned yet. See validateParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
@@ -17,8 +17,7 @@ export type ToDecoder = { type: "chunk"; bytes: Uint8Array } | { type: "end" } |
  * Messages to the main thread. A batch is taken in this order: the decoder's own findings (a
  * file that is not text, a UTF-16 byte-order mark), the texts (each `bytes[k]` bytes of the
  * file, with its `marks[k]`, found here), a byte that is not UTF-8 after them, the end of the
- * input. Then, last, the bytes read
- * and whether the decoder stopped.
+ * input. Then, last, the bytes read and whether the decoder stopped.
  */
 export type FromDecoder =
   | {

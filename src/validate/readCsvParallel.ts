@@ -53,8 +53,8 @@ export interface CsvReadResult {
  * (the start of the file and the rows stay here). `users` answers the sink's assembler which
  * user each row is of, as the worker numbers them. `licenseUsers`: when the worker is to check
  * the users of its licenses (checkedByParser, or `all` of them), the report's limits, how many
- * as their rows come, and what checks this thread's kept ones meanwhile. Chunks may be reused by the source
- * after each step.
+ * as their rows come, and what checks this thread's kept ones meanwhile. Chunks may be reused
+ * by the source after each step.
  */
 export async function readCsvParallel(
   chunks: AsyncIterable<Uint8Array>,

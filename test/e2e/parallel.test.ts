@@ -178,16 +178,25 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       expect(result.report.stats.bytes).toBe(source.size);
     });
 
-    it("matches one thread on generated and mutated documents, read in chunks of any size", async () => {
+    it("matches one thread on generated and mutated documents, read in chunks of any size, the same records handed on", async () => {
       const path = join(dir, "generated.json");
       await fc.assert(
         fc.asyncProperty(generatedJson, fc.integer({ min: 1, max: 300 }), async (bytes, chunkSize) => {
           writeFileSync(path, bytes);
+          const handedOn: unknown[][] = [[], []];
+          const tap = (k: number) => (record: library.DataRecord) =>
+            handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
           const options = normalizeValidateOptions({ parallel: true, maxErrors: 50 });
-          const result = await runPass(await fileSource(path), options, { workers, chunkSize });
+          const result = await runPass(await fileSource(path), options, { workers, chunkSize, tap: tap(0) });
           expect(result.threads).toBe("json-worker");
-          const single = library.validateText(bytes, { maxErrors: 50 });
-          expect(comparable(result.report)).toEqual(comparable(single));
+          const one = await runPass(
+            streamSource(stream([bytes])),
+            normalizeValidateOptions({ parallel: false, maxErrors: 50 }),
+            { tap: tap(1) },
+          );
+          expect(one.threads).toBe("one");
+          expect(comparable(result.report)).toEqual(comparable(one.report));
+          expect(handedOn[0]).toEqual(handedOn[1]);
         }),
         { numRuns: 40 },
       );
