@@ -165,3 +165,53 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
       }),
   };
 }
+
+/** A TCP passage to a server (PostgreSQL, Redis) that a test can cut and restore, as an outage does. */
+export interface Passage {
+  /** Where to connect instead of the server: 127.0.0.1 and this port. */
+  readonly port: number;
+  /** The server goes away: open connections are reset, new ones are refused at once. */
+  cut(): void;
+  /** The server is back. */
+  restore(): void;
+  close(): Promise<void>;
+}
+
+/** A passage on a free port of 127.0.0.1 to `host`:`port`. */
+export async function startPassage(host: string, port: number): Promise<Passage> {
+  const sockets = new Set<Socket>();
+  let open = true;
+  const passage = createServer((client) => {
+    if (!open) {
+      client.resetAndDestroy();
+      return;
+    }
+    const server = connect(port, host);
+    sockets.add(client).add(server);
+    client.pipe(server).pipe(client);
+    const end = () => {
+      client.destroy();
+      server.destroy();
+      sockets.delete(client);
+      sockets.delete(server);
+    };
+    client.on("close", end).on("error", end);
+    server.on("close", end).on("error", end);
+  });
+  await new Promise<void>((resolve) => passage.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (passage.address() as { port: number }).port,
+    cut() {
+      open = false;
+      for (const socket of sockets) socket.resetAndDestroy();
+    },
+    restore() {
+      open = true;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        passage.close(() => resolve());
+      }),
+  };
+}

@@ -347,7 +347,10 @@ export async function holdSync(
   base: string,
   data: string,
   idAppAccount = 901,
-): Promise<{ answer: Promise<{ status: number; body: Record<string, unknown> }>; release(): Promise<void> }> {
+): Promise<{
+  answer: Promise<{ status: number; body: Record<string, unknown>; headers: Headers }>;
+  release(): Promise<void>;
+}> {
   const held = await heldFile(base, data, bigDocument(1000));
   const answer = call(base, "PUT", "/v1.0/services/sync/custom", {
     key: OTHER_KEY,

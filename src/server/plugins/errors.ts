@@ -1,10 +1,12 @@
 // The error handler: every error a route, fastify or a hook raises becomes the service's error
 // body with the right status — an HttpError as it says, fastify's body-parsing errors in plain
-// words, anything else a 500 whose detail goes to the log only; and unknown routes are a 404.
+// words, a dependency that does not answer a 503 with Retry-After, anything else a 500 whose
+// detail goes to the log only; and unknown routes are a 404.
 
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
 import { badRequest, HttpError, show } from "../HttpError.js";
+import { RETRY_AFTER_SECONDS, Unavailable } from "../Unavailable.js";
 
 /** Sends `error` as the response: its status, headers and JSON body. */
 export function send(reply: FastifyReply, error: HttpError): FastifyReply {
@@ -16,6 +18,13 @@ async function errors(app: FastifyInstance): Promise<void> {
   app.setErrorHandler(
     (error: Error & { statusCode?: number; code?: string; validation?: unknown }, _request, reply) => {
       if (error instanceof HttpError) return send(reply, error);
+      if (error instanceof Unavailable) {
+        // its adapter has told the log once; the client is told to come back (and retries a 503)
+        return send(
+          reply,
+          new HttpError(503, error.message, {}, { "Retry-After": String(RETRY_AFTER_SECONDS) }),
+        );
+      }
       if (Array.isArray(error.validation))
         return send(reply, badRequest(refusal(error.validation, error.message)));
       if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || error instanceof SyntaxError) {

@@ -8,11 +8,12 @@
 import pg from "pg";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
+import { DependencyWatch } from "../Unavailable.js";
 import { CopyTextRows } from "./_copy.js";
 import { SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
-import { DatabaseError, inTransaction, type Queryable, redact, type Sql, TYPES } from "./Database.js";
+import { DatabaseError, type Queryable, redact, type Sql, TYPES } from "./Database.js";
 import { SqlFilesRepository } from "./files.js";
 import { SqlSyncsRepository } from "./syncs.js";
 import type { RateLimitsRepository, Repositories, SyncRows } from "./types.js";
@@ -32,16 +33,28 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS rate_limit_calls_key ON rate_limit_calls (key, operation, at);`,
 ];
 
-/** A PostgreSQL server through a pool. */
+/**
+ * A PostgreSQL server through a pool. A connection the server drops (a restart, a failover,
+ * pg_terminate_backend) fails the calls that were using it, as an Unavailable (a 503), and
+ * never the process: every connection has an error listener, in the pool and out of it.
+ */
 export class PgDatabase implements Sql {
   readonly pool: pg.Pool;
+  readonly watch: DependencyWatch;
 
   constructor(url: string) {
+    this.watch = new DependencyWatch(`the database ${redact(url)}`);
     this.pool = new pg.Pool({
       connectionString: url,
       max: 10,
       types: TYPES,
+      connectionTimeoutMillis: 10_000, // a server that does not answer is a 503, not a request left hanging
+      keepAlive: true, // a connection whose peer vanished is found out
     });
+    // pg-pool listens for errors only on idle connections; one that drops while a sync holds it
+    // (a lock, a COPY) would raise an 'error' with no listener, which ends the process. The
+    // calls on it fail on their own, and the connection is released as broken.
+    this.pool.on("connect", (client) => client.on("error", () => {}));
     this.pool.on("error", () => {}); // an idle connection lost: the next query opens another
   }
 
@@ -49,11 +62,49 @@ export class PgDatabase implements Sql {
     sql: string,
     params: unknown[] = [],
   ): Promise<{ rows: R[]; rowCount: number | null }> {
-    return this.pool.query<R>(sql, params);
+    return this.guard(this.pool.query<R>(sql, params));
   }
 
   async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return inTransaction(await this.pool.connect(), work);
+    const client = await this.connect();
+    try {
+      return await this.inTransaction(client, work);
+    } finally {
+      client.release(); // one the server dropped is not queryable: the pool removes it
+    }
+  }
+
+  /** A connection of the pool, for work that holds one (give it back with release()). */
+  connect(): Promise<pg.PoolClient> {
+    return this.guard(this.pool.connect());
+  }
+
+  /** Runs `work` in one transaction on `client`, which stays checked out. */
+  inTransaction<T>(client: pg.PoolClient, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.guard(
+      (async () => {
+        await client.query("BEGIN");
+        try {
+          const result = await work(client);
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {});
+          throw error;
+        }
+      })(),
+    );
+  }
+
+  /** `call`'s result; a lost or refused connection becomes an Unavailable, said once in the log. */
+  async guard<T>(call: Promise<T>): Promise<T> {
+    try {
+      const result = await call;
+      this.watch.up();
+      return result;
+    } catch (error) {
+      throw connectionFault(error) ? this.watch.down(error) : error;
+    }
   }
 
   /** Applies the migrations this database has not had yet, one instance at a time. */
@@ -93,12 +144,12 @@ class PgSyncsRepository extends SqlSyncsRepository {
     appAccount: number,
     format: "json" | "csv",
   ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }> {
-    const client = await this.#pg.pool.connect();
+    const client = await this.#pg.connect();
     let taken = false;
     try {
-      const { rows } = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1) AS taken", [
-        SYNC_LOCK,
-      ]);
+      const { rows } = await this.#pg.guard(
+        client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1) AS taken", [SYNC_LOCK]),
+      );
       taken = rows[0]?.taken === true;
       if (taken) {
         const syncId = await this.record(fileId, appAccount, format);
@@ -127,7 +178,16 @@ class PgSyncsRepository extends SqlSyncsRepository {
   }
 
   override load(rows: SyncRows): Promise<void> {
-    return (rows as CopyTextRows).load();
+    return this.#pg.guard((rows as CopyTextRows).load());
+  }
+
+  /**
+   * The apply runs on the connection that holds the lock: if the server dropped it meanwhile,
+   * another instance may hold the lock now, and this sync must not apply; it fails instead.
+   */
+  protected override applying<T>(syncId: number, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const holder = this.#holders.get(syncId);
+    return holder ? this.#pg.inTransaction(holder, work) : super.applying(syncId, work);
   }
 
   override async release(syncId: number): Promise<void> {
@@ -144,7 +204,7 @@ class PgSyncsRepository extends SqlSyncsRepository {
 
   /** Syncs left running by an instance that died: only when no instance holds the lock. */
   override async recover(): Promise<void> {
-    const client = await this.#pg.pool.connect();
+    const client = await this.#pg.connect();
     try {
       const { rows } = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1) AS taken", [
         SYNC_LOCK,
@@ -219,4 +279,28 @@ export async function openPostgres(url: string): Promise<Repositories> {
     const reason = (error as Error).message || (error as { code?: string }).code || String(error);
     throw new DatabaseError(`cannot use the database ${redact(url)}: ${reason}`);
   }
+}
+
+// what a lost or refused connection looks like from pg: the socket's own errors, PostgreSQL's
+// connection exceptions (class 08), its shutdowns (57P01–57P03) and too many connections
+const SOCKET_FAULTS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+const SERVER_FAULTS = /^(08...|57P0[123]|53300)$/;
+const DRIVER_FAULTS = /Connection terminated|not queryable|timeout exceeded when trying to connect/;
+
+/** Whether `error` says the database could not be reached, rather than that a statement failed. */
+export function connectionFault(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && (SOCKET_FAULTS.has(code) || SERVER_FAULTS.test(code))) return true;
+  if (error instanceof AggregateError) return error.errors.some(connectionFault); // each address refused
+  return DRIVER_FAULTS.test(error.message);
 }

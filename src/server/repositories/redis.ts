@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "redis";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
+import { DependencyWatch } from "../Unavailable.js";
 import { DatabaseError, redact } from "./Database.js";
 import type { RateLimitsRepository } from "./types.js";
 
@@ -26,12 +27,16 @@ redis.call('PEXPIRE', KEYS[1], window)
 return {1, limit - n - 1, reset}
 `;
 
+const COMMAND_TIMEOUT_MS = 5000;
+
 /** A client of the Redis server at `url`. */
 function redisClient(url: string) {
   return createClient({
     url,
-    // a call while Redis is away fails at once (a 500 that says so) instead of waiting in a queue
+    // a call while Redis is away fails at once (a 503 that says so) instead of waiting in a queue,
+    // and one that Redis does not answer fails after a while
     disableOfflineQueue: true,
+    commandOptions: { timeout: COMMAND_TIMEOUT_MS },
     socket: {
       connectTimeout: 5000,
       reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 5000),
@@ -42,10 +47,12 @@ function redisClient(url: string) {
 /** Calls counted in Redis, shared by every instance that uses it. */
 export class RedisRateLimits implements RateLimitsRepository {
   readonly #client: ReturnType<typeof redisClient>;
+  readonly #watch: DependencyWatch;
   #calls = 0;
 
-  private constructor(client: ReturnType<typeof redisClient>) {
+  private constructor(client: ReturnType<typeof redisClient>, url: string) {
     this.#client = client;
+    this.#watch = new DependencyWatch(`Redis at ${redact(url)}`);
   }
 
   /** Connects to the Redis server at `url` (redis://…); refused in one sentence when it does not answer. */
@@ -63,15 +70,23 @@ export class RedisRateLimits implements RateLimitsRepository {
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
       throw new DatabaseError(`cannot use Redis at ${redact(url)}: ${reason}`);
     }
-    return new RedisRateLimits(client);
+    return new RedisRateLimits(client, url);
   }
 
   async take(key: string, operation: string, perMinute: number, now: number): Promise<WindowState> {
     const member = `${now}:${process.pid}:${this.#calls++}:${randomBytes(4).toString("hex")}`;
-    const [allowed, remaining, resetMs] = (await this.#client.eval(TAKE, {
-      keys: [`syncfile:rate:${key}:${operation}`],
-      arguments: [String(now), String(RATE_WINDOW_MS), String(perMinute), member],
-    })) as [number, number, number];
+    let answer: [number, number, number];
+    try {
+      answer = (await this.#client.eval(TAKE, {
+        keys: [`syncfile:rate:${key}:${operation}`],
+        arguments: [String(now), String(RATE_WINDOW_MS), String(perMinute), member],
+      })) as [number, number, number];
+    } catch (error) {
+      // Redis away, or not answering: the call is not counted, so it is not served either (a 503)
+      throw this.#watch.down(error);
+    }
+    this.#watch.up();
+    const [allowed, remaining, resetMs] = answer;
     return { allowed: allowed === 1, remaining, resetMs };
   }
 

@@ -78,7 +78,7 @@ export class SqlSyncsRepository implements SyncsRepository {
   }
 
   async apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void> {
-    const previous = await this.db.transaction(async (tx) => {
+    const previous = await this.applying(syncId, async (tx) => {
       const { rows: before } = await tx.query<{ current_sync: number | null }>(
         "SELECT current_sync FROM app_accounts WHERE id = $1 FOR UPDATE",
         [appAccount],
@@ -92,6 +92,11 @@ export class SqlSyncsRepository implements SyncsRepository {
       return before[0]?.current_sync ?? null;
     });
     if (previous !== null) await this.#deleteRows(previous);
+  }
+
+  /** Runs the apply of sync `syncId` in one transaction. */
+  protected applying<T>(_syncId: number, work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
   async end(syncId: number, state: SyncEnd): Promise<void> {
