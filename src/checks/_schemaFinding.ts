@@ -15,6 +15,7 @@ const PROBLEM: Readonly<Record<string, string>> = {
   minLength: "empty",
   minimum: "negative",
   maximum: "range",
+  pattern: "range", // the schemas bound a value with a pattern only for its range (lastUsedDate's year)
 };
 
 /** The finding for one ajv error, or null for errors that another one already covers. */

@@ -6,6 +6,7 @@ import { lastUsedDate } from "./lastUsedDate.js";
 import { type LicenseUserOrder, licenseUsers } from "./licenseUsers.js";
 import { numericId } from "./numericId.js";
 import { schemaCheck } from "./schemaCheck.js";
+import { storableText } from "./storableText.js";
 import { uniqueEmails } from "./uniqueEmails.js";
 import { uniqueLicenseNames } from "./uniqueLicenseNames.js";
 import { unknownProperties } from "./unknownProperties.js";
@@ -21,6 +22,7 @@ export function defaultChecks(emails = new UserEmails(), order?: LicenseUserOrde
     schemaCheck(),
     numericId(),
     lastUsedDate(),
+    storableText(),
     unknownProperties(),
     uniqueEmails(emails),
     licenseUsers(emails, order),

@@ -321,6 +321,24 @@ export const catalog = {
     "lastUsedDate is an empty string and is treated as absent",
     "leave lastUsedDate out when it is not known",
   ),
+  "user.lastUsedDate.range": e(
+    "Year out of range",
+    "error",
+    "lastUsedDate {value} is in year 0000; the service stores dates of the years 0001 to 9999",
+    "year 0000 is no year of the calendar: write the real date, or leave lastUsedDate out",
+  ),
+  "user.text.nul": e(
+    "NUL character",
+    "error",
+    "{field} holds a NUL character (U+0000) at character {at}, which the service cannot store",
+    "remove it: a NUL in text is usually left by a binary export or a file saved as UTF-16",
+  ),
+  "user.text.surrogate": e(
+    "Lone surrogate",
+    "error",
+    "{field} holds a lone surrogate ({escape}) at character {at}: half of a character, which the service cannot store",
+    "write the character itself, or both halves of its escape (\\ud83d\\ude00 for 😀)",
+  ),
   "user.property.unknown": e(
     "Unknown property",
     "warning",
@@ -407,6 +425,18 @@ export const catalog = {
     "error",
     "users of the license is {actual}, not an array",
     'write the license users as [{"email": ...}]',
+  ),
+  "license.text.nul": e(
+    "NUL character",
+    "error",
+    "{field} holds a NUL character (U+0000) at character {at}, which the service cannot store",
+    "remove it: a NUL in text is usually left by a binary export or a file saved as UTF-16",
+  ),
+  "license.text.surrogate": e(
+    "Lone surrogate",
+    "error",
+    "{field} holds a lone surrogate ({escape}) at character {at}: half of a character, which the service cannot store",
+    "write the character itself, or both halves of its escape (\\ud83d\\ude00 for 😀)",
   ),
   "license.property.unknown": e(
     "Unknown property",
