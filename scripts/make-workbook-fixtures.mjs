@@ -2,14 +2,18 @@
 // exceljs, and the layouts a second time by LibreOffice (soffice --headless, which reads the
 // exceljs file and writes its own), because readers differ on what writers produce. The
 // password-protected one is encrypted by officecrypto-tool (an npm package, not a dependency).
+// A few are written by hand, part by part, for what no writer produces (an index into the shared
+// strings that points nowhere); `--hand-written` makes only those.
 //
 //   npm install --no-save officecrypto-tool && node scripts/make-workbook-fixtures.mjs
+//   node scripts/make-workbook-fixtures.mjs --hand-written
 
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import ExcelJS from "exceljs";
+import { strToU8, zipSync } from "fflate";
 
 const root = new URL("../fixtures/", import.meta.url).pathname;
 const GOOGLE_SHEETS = [
@@ -70,7 +74,69 @@ const layout = [
 ];
 const notes = [["These users are synced by syncfile."], ["Updated weekly."]];
 
+const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
+const RELS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const PACKAGE = "http://schemas.openxmlformats.org/package/2006";
+const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+
+/**
+ * A workbook written part by part: one sheet "Users" of `rows` (each a list of texts, kept as
+ * shared strings as Excel keeps them, or of XML `<c>` elements given as { xml }).
+ */
+function handWorkbook(path, rows, extraStrings = []) {
+  const strings = [];
+  const index = (text) => {
+    const at = strings.indexOf(text);
+    return at >= 0 ? at : strings.push(text) - 1;
+  };
+  const sheetRows = rows.map((cells, r) => {
+    const xml = cells.map((cell, c) => {
+      const ref = `${String.fromCharCode(65 + c)}${r + 1}`;
+      return typeof cell === "string"
+        ? `<c r="${ref}" t="s"><v>${index(cell)}</v></c>`
+        : cell.xml.replace("REF", ref);
+    });
+    return `<row r="${r + 1}">${xml.join("")}</row>`;
+  });
+  for (const text of extraStrings) index(text);
+  const si = strings.map((t) => `<si><t>${t}</t></si>`).join("");
+  const parts = {
+    "[Content_Types].xml": `${XML}<Types xmlns="${PACKAGE}/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/></Types>`,
+    "_rels/.rels": `${XML}<Relationships xmlns="${PACKAGE}/relationships"><Relationship Id="rId1" Type="${RELS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    "xl/workbook.xml": `${XML}<workbook xmlns="${MAIN}" xmlns:r="${RELS}"><sheets><sheet name="Users" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    "xl/_rels/workbook.xml.rels": `${XML}<Relationships xmlns="${PACKAGE}/relationships"><Relationship Id="rId1" Type="${RELS}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>`,
+    "xl/worksheets/sheet1.xml": `${XML}<worksheet xmlns="${MAIN}"><sheetData>${sheetRows.join("")}</sheetData></worksheet>`,
+    "xl/sharedStrings.xml": `${XML}<sst xmlns="${MAIN}" count="${strings.length}" uniqueCount="${strings.length}">${si}</sst>`,
+  };
+  const files = Object.fromEntries(Object.entries(parts).map(([name, text]) => [name, strToU8(text)]));
+  // a fixed time, so that making them again gives the same bytes
+  writeFileSync(path, zipSync(files, { mtime: new Date(Date.UTC(2026, 0, 1)) }));
+}
+
+// what the readers' limits and damaged workbooks give; the fixtures test reads the size ones
+// with a limit of 100 bytes (maxRecordBytes)
+function handWritten() {
+  const header = ["Email", "First name", "Status"];
+  const ada = ["ada@example.com", "Ada", "active"];
+  handWorkbook(join(root, "invalid/xlsx.cell.size.xlsx"), [
+    header,
+    ada,
+    ["bob@example.com", "B".repeat(150), "active"],
+  ]);
+  handWorkbook(join(root, "invalid/xlsx.row.size.xlsx"), [
+    header,
+    ada,
+    ["bob@example.com", "Bob ".repeat(12), "active ".repeat(6)],
+  ]);
+  handWorkbook(join(root, "invalid/xlsx.string.index.xlsx"), [
+    header,
+    ada,
+    ["bob@example.com", { xml: '<c r="REF" t="s"><v>7</v></c>' }, "active"],
+  ]);
+}
+
 async function main() {
+  handWritten();
   const dir = mkdtempSync(join(tmpdir(), "syncfile-fixtures-"));
   try {
     await workbook(join(root, "valid/google-sheets.xlsx"), [
@@ -164,4 +230,5 @@ async function main() {
   }
 }
 
-await main();
+if (process.argv.includes("--hand-written")) handWritten();
+else await main();

@@ -182,6 +182,24 @@ export const catalog = {
     "this cell holds the error {value}; it is read as empty",
     "fix the formula or the value that gives the error, or clear the cell",
   ),
+  "xlsx.cell.size": e(
+    "Cell too large",
+    "error",
+    "this cell is larger than the limit of {limit} bytes",
+    "a cell should be a few hundred bytes; check for a runaway value pasted into it",
+  ),
+  "xlsx.row.size": e(
+    "Row too large",
+    "error",
+    "this row is larger than the limit of {limit} bytes",
+    "a row should be a few hundred bytes; check its cells for runaway values",
+  ),
+  "xlsx.string.index": e(
+    "Missing shared string",
+    "error",
+    "this cell refers to shared string {index}, which the workbook does not have; it is read as empty",
+    "the workbook is damaged: open it in Excel or LibreOffice and save it again, or type the cell again",
+  ),
   "xlsx.cell.unheaded": e(
     "Value outside the columns",
     "warning",

@@ -87,14 +87,19 @@ export async function readWorkbook(
       return read;
     }
     const dateStyles = await readDateStyles(zip, workbook.stylesPart);
-    strings = await readSharedStrings(zip, workbook.stringsPart);
+    strings = await readSharedStrings(zip, workbook.stringsPart, options.maxRecordBytes);
     const others = workbook.sheets.filter((s) => s !== sheet && s.part).map((s) => s.name);
     const rows = new SheetRowsToCsv(sink, options, sheet.name, read, others);
     let inflated = 0;
     const share = part.uncompressedSize > 0 ? part.compressedSize / part.uncompressedSize : 0;
     await parseXml(
       await zip.read(part),
-      new SheetRows(rows, { strings, dateStyles, date1904: workbook.date1904 }),
+      new SheetRows(rows, {
+        strings,
+        dateStyles,
+        date1904: workbook.date1904,
+        maxBytes: options.maxRecordBytes,
+      }),
       (n) => {
         inflated += n;
         options.onProgress?.(Math.min(bytes, Math.round(inflated * share)));
@@ -141,7 +146,9 @@ class SheetRowsToCsv implements SheetRowSink {
   readonly #sheet: string;
   readonly #read: WorkbookRead;
   readonly #others: readonly string[];
+  readonly #limits: CsvReaderLimits;
   #width = -1;
+  #tooLarge = false;
 
   constructor(
     sink: CsvSink,
@@ -154,6 +161,7 @@ class SheetRowsToCsv implements SheetRowSink {
     this.#others = others;
     this.#sheet = sheetReference(sheet);
     this.#read = read;
+    this.#limits = limits;
     // what CsvRows makes of the rows goes on to the sink, the header noted on the way
     this.#rows = new CsvRows(
       {
@@ -171,11 +179,24 @@ class SheetRowsToCsv implements SheetRowSink {
   }
 
   get stopped(): boolean {
-    return this.#rows.stopped;
+    return this.#tooLarge || this.#rows.stopped;
   }
 
   finish(): void {
-    this.#rows.finish();
+    if (!this.#tooLarge) this.#rows.finish();
+  }
+
+  /** A cell too large, or a row: reading ends there, as at a CSV row too large. */
+  tooLarge(number: number, column: number, what: "cell" | "row"): void {
+    if (this.stopped) return;
+    this.#tooLarge = true;
+    const field = this.#read.columns?.[column];
+    this.#sink.finding(what === "cell" ? "xlsx.cell.size" : "xlsx.row.size", {
+      row: number,
+      cell: this.#cell(column, number),
+      ...(field ? { field } : {}),
+      params: { limit: this.#limits.maxRecordBytes },
+    });
   }
 
   row(number: number, cells: string[], problems: ReadonlyMap<number, CellProblem> | null): void {
@@ -210,6 +231,12 @@ class SheetRowsToCsv implements SheetRowSink {
       const at = { row: number, cell: this.#cell(column, number), ...(field ? { field } : {}) };
       if (problem.kind === "formula") {
         this.#sink.finding("xlsx.formula.value", { ...at, params: { formula: `=${problem.formula}` } });
+      } else if (problem.kind === "string") {
+        this.#sink.finding("xlsx.string.index", {
+          ...at,
+          params: { index: problem.index === "" ? '""' : problem.index },
+          value: problem.index,
+        });
       } else {
         this.#sink.finding("xlsx.cell.error", {
           ...at,

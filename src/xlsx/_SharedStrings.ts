@@ -2,14 +2,20 @@
 // table, which can hold a string per user. The first ones (statuses, roles, licenses: what
 // repeats comes first) stay strings; the rest are kept as UTF-8 in a ByteLog that moves to a
 // temporary file past a budget, so a workbook of millions of users is read in bounded memory.
+// A string larger than the reader's limit is kept as only that: the cell that uses it says so.
 
 import { ByteLog, writeText } from "../_internal/ByteLog.js";
 
 const KEPT = 65_536;
+/** The characters the strings kept as strings may hold together (each may be up to the limit). */
+const KEPT_CHARS = 8 * 1024 * 1024;
 const MEMORY_BUDGET = 16 * 1024 * 1024;
+/** The offset noted for a string larger than the limit. */
+const TOO_LARGE = -1;
 
 export class SharedStrings {
-  readonly #kept: string[] = [];
+  readonly #kept: (string | null)[] = [];
+  #keptChars = 0;
   readonly #log = new ByteLog();
   #offsets = new Float64Array(1024);
   #count = 0;
@@ -18,13 +24,23 @@ export class SharedStrings {
     return this.#kept.length + this.#count;
   }
 
-  add(text: string): void {
-    if (this.#kept.length < KEPT) {
+  /** Adds the next string; null for one larger than the limit. */
+  add(text: string | null): void {
+    // once one string went to the log, every later one does: an index is kept or logged by its place
+    if (
+      this.#count === 0 &&
+      this.#kept.length < KEPT &&
+      this.#keptChars + (text?.length ?? 0) <= KEPT_CHARS
+    ) {
       this.#kept.push(text);
+      this.#keptChars += text?.length ?? 0;
       return;
     }
-    const { page, at } = this.#log.reserve(text.length * 3);
-    const offset = this.#log.commit(writeText(page, at, text));
+    let offset = TOO_LARGE;
+    if (text !== null) {
+      const { page, at } = this.#log.reserve(text.length * 3);
+      offset = this.#log.commit(writeText(page, at, text));
+    }
     if (this.#count === this.#offsets.length) {
       const grown = new Float64Array(this.#offsets.length * 2);
       grown.set(this.#offsets);
@@ -34,12 +50,18 @@ export class SharedStrings {
     if (this.#log.memoryBytes > MEMORY_BUDGET) this.#log.spill();
   }
 
-  /** The string at `index`, or undefined past the table's end. */
-  get(index: number): string | undefined {
-    if (index < KEPT) return this.#kept[index];
-    const k = index - KEPT;
+  /**
+   * The string at `index` (a whole number); null when it was larger than the limit, undefined
+   * past the table's end.
+   */
+  get(index: number): string | null | undefined {
+    const kept = this.#kept.length;
+    if (index < kept) return this.#kept[index];
+    const k = index - kept;
     if (!(k < this.#count)) return undefined;
-    const { page, at, length } = this.#log.read(this.#offsets[k] as number);
+    const offset = this.#offsets[k] as number;
+    if (offset === TOO_LARGE) return null;
+    const { page, at, length } = this.#log.read(offset);
     return page.toString("utf8", at, at + length);
   }
 

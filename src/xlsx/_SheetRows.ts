@@ -2,19 +2,28 @@
 // and `<is>` (inline and rich text, phonetic runs left out), each value read as the CSV cell
 // it stands for — shared strings looked up, numbers as Excel's General shows them, date-styled
 // numbers as YYYY-MM-DD. A formula counts as its saved result; a formula without one and an
-// error value (#N/A) are problems of their cell, which then counts as empty.
+// error value (#N/A) are problems of their cell, which then counts as empty, as does a shared
+// string index that points nowhere. A cell or a row larger than the limit ends the sheet: its
+// text past the limit is never kept.
 
+import { utf8Length } from "../_internal/utf8.js";
+import { BoundedText } from "./_BoundedText.js";
 import { columnIndex, numberText, serialDate, unescapeText } from "./_cells.js";
 import type { SharedStrings } from "./_SharedStrings.js";
 import type { XmlHandler } from "./_xml.js";
 
 /** Why a cell counts as empty although something is in it. */
-export type CellProblem = { kind: "formula"; formula: string } | { kind: "error"; value: string };
+export type CellProblem =
+  | { kind: "formula"; formula: string }
+  | { kind: "error"; value: string }
+  | { kind: "string"; index: string };
 
-/** Receives each row that has a cell, in order. */
+/** Receives each row that has a cell, in order, until a cell or a row is too large. */
 export interface SheetRowSink {
   /** `cells`: texts by 0-based column, "" where none; `problems` by column. */
   row(number: number, cells: string[], problems: ReadonlyMap<number, CellProblem> | null): void;
+  /** The cell at `column` of row `number` is larger than the limit, or takes its row past it: the last call. */
+  tooLarge(number: number, column: number, what: "cell" | "row"): void;
 }
 
 /** What the values of a sheet's cells depend on. */
@@ -23,6 +32,8 @@ export interface SheetContext {
   /** Whether cell style (xf) `i` shows a date. */
   dateStyles: readonly boolean[];
   date1904: boolean;
+  /** The most UTF-8 bytes a cell's text, and a row's texts together, may have. */
+  maxBytes: number;
 }
 
 enum In {
@@ -40,21 +51,34 @@ export class SheetRows implements XmlHandler {
   #cells: string[] = [];
   #problems: Map<number, CellProblem> | null = null;
   #column = -1;
-  // the cell being read
+  #rowBytes = 0;
+  #done = false;
+  // the cell being read: whether it has a value and a formula, and their texts
   #type = "";
   #style = 0;
-  #value: string | null = null;
-  #formula: string | null = null;
-  #inline = "";
+  #hasValue = false;
+  #hasFormula = false;
+  readonly #value: BoundedText;
+  readonly #formula: BoundedText;
+  readonly #inline: BoundedText;
   #in = In.Nothing;
   #phonetic = false;
 
   constructor(sink: SheetRowSink, context: SheetContext) {
     this.#sink = sink;
     this.#context = context;
+    this.#value = new BoundedText(context.maxBytes);
+    this.#formula = new BoundedText(context.maxBytes);
+    this.#inline = new BoundedText(context.maxBytes);
+  }
+
+  /** True once a cell or a row was too large: nothing more is read. */
+  get done(): boolean {
+    return this.#done;
   }
 
   open(name: string, attributes: Readonly<Record<string, string>>): void {
+    if (this.#done) return;
     switch (name) {
       case "row": {
         const r = Number(attributes.r);
@@ -62,6 +86,7 @@ export class SheetRows implements XmlHandler {
         this.#cells = [];
         this.#problems = null;
         this.#column = -1;
+        this.#rowBytes = 0;
         return;
       }
       case "c": {
@@ -70,17 +95,21 @@ export class SheetRows implements XmlHandler {
         this.#column = index >= 0 ? index : this.#column + 1;
         this.#type = attributes.t ?? "n";
         this.#style = Number(attributes.s ?? 0) || 0;
-        this.#value = null;
-        this.#formula = null;
-        this.#inline = "";
+        this.#hasValue = false;
+        this.#hasFormula = false;
+        this.#value.reset();
+        this.#formula.reset();
+        this.#inline.reset();
         return;
       }
       case "v":
-        this.#value = "";
+        this.#hasValue = true;
+        this.#value.reset();
         this.#in = In.Value;
         return;
       case "f":
-        this.#formula = "";
+        this.#hasFormula = true;
+        this.#formula.reset();
         this.#in = In.Formula;
         return;
       case "rPh":
@@ -93,20 +122,24 @@ export class SheetRows implements XmlHandler {
   }
 
   text(text: string): void {
+    let whole = true;
     switch (this.#in) {
       case In.Value:
-        this.#value += text;
-        return;
+        whole = this.#value.add(text);
+        break;
       case In.Formula:
-        this.#formula += text;
-        return;
+        whole = this.#formula.add(text);
+        break;
       case In.InlineText:
-        this.#inline += text;
-        return;
+        whole = this.#inline.add(text);
+        break;
     }
+    // said at once, so that reading ends before the rest of a huge text is parsed
+    if (!whole) this.#tooLarge("cell");
   }
 
   close(name: string): void {
+    if (this.#done) return;
     switch (name) {
       case "v":
       case "f":
@@ -131,21 +164,27 @@ export class SheetRows implements XmlHandler {
     const column = this.#column;
     const text = this.#text();
     if (text === null) return;
+    const bytes = utf8Length(text);
+    this.#rowBytes += bytes;
+    if (this.#rowBytes > this.#context.maxBytes) {
+      this.#tooLarge(bytes > this.#context.maxBytes ? "cell" : "row");
+      return;
+    }
     while (this.#cells.length < column) this.#cells.push("");
     this.#cells[column] = text;
   }
 
   /** The cell's text; null after noting a problem. */
   #text(): string | null {
-    const value = this.#value;
-    if (this.#type === "inlineStr") return unescapeText(this.#inline);
-    if (value === null) {
-      if (this.#formula !== null) return this.#problem({ kind: "formula", formula: this.#formula });
+    if (this.#type === "inlineStr") return unescapeText(this.#inline.text);
+    if (!this.#hasValue) {
+      if (this.#hasFormula) return this.#problem({ kind: "formula", formula: this.#formula.text });
       return "";
     }
+    const value = this.#value.text;
     switch (this.#type) {
       case "s":
-        return this.#context.strings.get(Number(value)) ?? "";
+        return this.#sharedString(value);
       case "str":
         return unescapeText(value);
       case "b":
@@ -160,6 +199,22 @@ export class SheetRows implements XmlHandler {
         }
         return numberText(value);
     }
+  }
+
+  /** The shared string a cell's value is the index of; null after noting a problem. */
+  #sharedString(value: string): string | null {
+    const index = value.trim() === "" ? Number.NaN : Number(value);
+    const text = Number.isInteger(index) && index >= 0 ? this.#context.strings.get(index) : undefined;
+    if (text === undefined) return this.#problem({ kind: "string", index: value });
+    if (text === null) this.#tooLarge("cell");
+    return text;
+  }
+
+  #tooLarge(what: "cell" | "row"): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#in = In.Nothing;
+    this.#sink.tooLarge(this.#rowNumber, this.#column, what);
   }
 
   #problem(problem: CellProblem): null {

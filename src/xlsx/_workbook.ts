@@ -1,6 +1,7 @@
 // The parts of a workbook a sheet's values depend on: which sheets there are and where
 // (workbook.xml and its relationships), the shared strings and which cell styles are dates.
 
+import { BoundedText } from "./_BoundedText.js";
 import { isDateFormat, unescapeText } from "./_cells.js";
 import { relationshipsPart, targetPart } from "./_partNames.js";
 import { SharedStrings } from "./_SharedStrings.js";
@@ -102,27 +103,34 @@ export async function readDateStyles(zip: ZipArchive, part: ZipEntry | null): Pr
   return styles;
 }
 
-/** The shared strings table: each `<si>`'s text, its runs joined, phonetic runs left out. */
-export async function readSharedStrings(zip: ZipArchive, part: ZipEntry | null): Promise<SharedStrings> {
+/**
+ * The shared strings table: each `<si>`'s text, its runs joined, phonetic runs left out; a text
+ * of more than `maxBytes` UTF-8 bytes (as written, before `_xHHHH_` escapes are decoded) as null.
+ */
+export async function readSharedStrings(
+  zip: ZipArchive,
+  part: ZipEntry | null,
+  maxBytes: number,
+): Promise<SharedStrings> {
   const strings = new SharedStrings();
   if (!part) return strings;
-  let text = "";
+  const text = new BoundedText(maxBytes);
   let inText = false;
   let phonetic = false;
   try {
     await partText(zip, part, {
       open(name) {
-        if (name === "si") text = "";
+        if (name === "si") text.reset();
         else if (name === "t") inText = !phonetic;
         else if (name === "rPh") phonetic = true;
       },
       text(t) {
-        if (inText) text += t;
+        if (inText) text.add(t);
       },
       close(name) {
         if (name === "t") inText = false;
         else if (name === "rPh") phonetic = false;
-        else if (name === "si") strings.add(unescapeText(text));
+        else if (name === "si") strings.add(text.over ? null : unescapeText(text.text));
       },
     });
   } catch (error) {

@@ -1,11 +1,12 @@
 // What syncfile uses of its dependencies' internals, pinned: csv-parse's Parser#api, stream-json's
-// verifier and ajv-formats' formats module are no public API, so package.json pins their exact
+// verifier, ajv-formats' formats module and what saxes keeps between chunks are no public API, so package.json pins their exact
 // versions, and these tests fail loudly, saying what changed and where we use it, when an
 // upgrade changes what we rely on.
 
 import { readFileSync } from "node:fs";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { Parser } from "csv-parse";
+import { SaxesParser } from "saxes";
 import { jsonVerifier } from "stream-json/core/utils/verifier.js";
 import { describe, expect, it } from "vitest";
 import { root } from "../support/paths.js";
@@ -170,6 +171,47 @@ describe("what we use of our dependencies' internals", () => {
         expect(verify(["[,"])?.message).toBe(
           "ERROR at 1 (1, 2): Verifier cannot parse input: expected a value",
         );
+      },
+    );
+  });
+
+  it("saxes: the text, name, entity, attributes and state it keeps between chunks", () => {
+    relyOn(
+      "saxes",
+      "SaxesParser's private text, name, entity, attribList, state and entityReturnState",
+      "src/xlsx/_xml.ts (which hands long text nodes on in pieces and bounds the rest)",
+      () => {
+        type Kept = { state: number; entityReturnState?: number; text: string; name: string; entity: string };
+        const keptAfter = (xml: string, texts: string[] = []) => {
+          const parser = new SaxesParser();
+          parser.on("text", (t) => texts.push(t));
+          parser.on("cdata", (t) => texts.push(t));
+          parser.write(xml);
+          return parser as unknown as Kept & { attribList: unknown[]; write(xml: string): void };
+        };
+        // the states _xml.ts names: S_TEXT 13, S_ENTITY 14, S_CDATA 20 to S_CDATA_ENDING_2 22
+        expect(keptAfter("<a>hello")).toMatchObject({ state: 13, text: "hello" });
+        expect(keptAfter("<a>x&am")).toMatchObject({
+          state: 14,
+          entityReturnState: 13,
+          text: "x",
+          entity: "am",
+        });
+        expect(keptAfter("<a><![CDATA[abc")).toMatchObject({ state: 20, text: "abc" });
+        expect(keptAfter("<a><![CDATA[abc]")).toMatchObject({ state: 21, text: "abc" });
+        expect(keptAfter("<a><![CDATA[abc]]")).toMatchObject({ state: 22, text: "abc" });
+        // markup: kept in the same fields, in other states
+        expect(keptAfter('<a b="xyz')).toMatchObject({ text: "xyz" });
+        expect(keptAfter('<a b="x&am').entityReturnState).not.toBe(13);
+        expect(keptAfter("<a><!--note").text).toBe("note");
+        expect(keptAfter("<abc").name).toBe("abc");
+        expect(keptAfter('<a b="1" c="2" ').attribList).toHaveLength(2);
+        // what is taken out of `text` is not told again: the node's end tells only the rest
+        const texts: string[] = [];
+        const parser = keptAfter("<a>taken", texts);
+        parser.text = "";
+        parser.write("rest</a>");
+        expect(texts).toEqual(["rest"]);
       },
     );
   });

@@ -113,12 +113,17 @@ const EXPECTED_XLSX: Record<string, [code: string, cell: string | undefined, fie
   "xlsx.formula.value": [["xlsx.formula.value", "Users!C3", "Status"]],
   "xlsx.cell.error": [["xlsx.cell.error", "Users!B3", "First name"]],
   "xlsx.cell.unheaded": [["xlsx.cell.unheaded", "Users!E2", undefined]],
+  "xlsx.cell.size": [["xlsx.cell.size", "Users!B3", "First name"]],
+  "xlsx.row.size": [["xlsx.row.size", "Users!C3", "Status"]],
+  "xlsx.string.index": [["xlsx.string.index", "Users!B3", "First name"]],
 };
 
 // limits lowered so that a small fixture can reach them
 const OPTIONS: Record<string, ValidateOptions> = {
   "json.record.size": { maxRecordBytes: 100 },
   "csv.record.size": { maxRecordBytes: 100 },
+  "xlsx.cell.size": { maxRecordBytes: 100 },
+  "xlsx.row.size": { maxRecordBytes: 100 },
 };
 
 const files = readdirSync(fixture("invalid"));
@@ -155,7 +160,7 @@ describe("invalid fixtures", () => {
   );
 
   it.each(invalidXlsx)("%s.xlsx reports exactly its findings, each in its cell", async (name) => {
-    const report = await validateFile(fixture(`invalid/${name}.xlsx`));
+    const report = await validateFile(fixture(`invalid/${name}.xlsx`), OPTIONS[name] ?? {});
     expect(report.format).toBe("xlsx");
     expect(report.findings.map((f) => [f.code, f.cell, f.field])).toEqual(EXPECTED_XLSX[name]);
     for (const finding of report.findings) {
