@@ -44,7 +44,8 @@ export async function storageRoutes(
     reply
       .header("Content-Type", await blobs.contentType(path))
       .header("Content-Length", String(size))
-      .header("Content-Disposition", attachment(path));
+      .header("Content-Disposition", attachment(path))
+      .header("X-Content-Type-Options", "nosniff"); // served as the type it was uploaded with, never guessed
     return reply.send(await blobs.read(path));
   });
 }
@@ -53,7 +54,9 @@ function storageRequest(request: FastifyRequest): {
   path: string;
   params: { expires: number; contentType: string; signature: string };
 } {
-  const raw = (request.params as { "*": string })["*"];
+  // decoded once, from the URL as it came: the router's wildcard parameter is decoded already,
+  // and a name holding "%" (50%off.json) would be decoded twice
+  const raw = (request.raw.url ?? "").split("?")[0]?.replace(/^\/storage\//, "") ?? "";
   let path: string;
   try {
     path = raw.split("/").map(decodeURIComponent).join("/");

@@ -51,7 +51,23 @@ export function validObjectPath(path: string): boolean {
   );
 }
 
-/** The Content-Disposition of a download of `path`: an attachment named by its last segment. */
+/**
+ * The Content-Disposition of a download of `path`: an attachment named by its last segment
+ * (RFC 6266). A name of plain printable ASCII is given as `filename="…"` alone; any other gets
+ * `filename*=UTF-8''…` (RFC 8187) with an ASCII stand-in as `filename` for the clients that
+ * read only that. A header carries bytes, not text: a name outside ASCII written as it is
+ * cannot be sent at all (Node refuses it) or is read as Latin-1.
+ */
 export function attachment(path: string): string {
-  return `attachment; filename="${(path.split("/").pop() ?? "file").replace(/"/g, "")}"`;
+  const name = path.split("/").pop() || "file";
+  // quotes and backslashes would need escapes that clients read differently; % some decode
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/gu, "_");
+  if (fallback === name) return `attachment; filename="${name}"`;
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRfc8187(name)}`;
+}
+
+/** `text` as UTF-8 bytes percent-encoded, but for RFC 8187's attr-char. */
+function encodeRfc8187(text: string): string {
+  // encodeURIComponent leaves ' ( ) * as they are, which attr-char does not allow
+  return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
