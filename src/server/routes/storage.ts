@@ -5,7 +5,7 @@
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { HttpError, show, tooLarge } from "../HttpError.js";
-import { BlobStore, TooLarge } from "../storage/disk.js";
+import { BlobStore, Registered, TooLarge } from "../storage/disk.js";
 import { attachment, validObjectPath } from "../storage/types.js";
 import type { ServerContext } from "./_context.js";
 
@@ -24,14 +24,19 @@ export async function storageRoutes(
     if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
     const declared = Number(request.headers["content-length"] ?? Number.NaN);
     if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
-    let size: number;
     try {
-      size = await blobs.receive(path, request.body as Readable, maxUploadBytes);
+      await blobs.accept(path, params.contentType, request.body as Readable, maxUploadBytes);
     } catch (error) {
       if (error instanceof TooLarge) throw tooLarge(maxUploadBytes);
+      if (error instanceof Registered) {
+        // "one PUT": a registered file's bytes never change behind its id
+        throw new HttpError(
+          409,
+          `${path} is registered as a file and cannot change: ask GET /v1.0/files/url for a new URL to upload another file`,
+        );
+      }
       throw error;
     }
-    await blobs.recordUpload(path, params.contentType, size);
     reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
     return "";
   });

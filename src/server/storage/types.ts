@@ -16,20 +16,42 @@ export interface ObjectStore {
    * back at this server).
    */
   uploadUrl(path: string, contentType: string, ttlMs: number, origin: string): Promise<string>;
-  /** A URL to GET the object at `path`, valid for `ttlMs`, that names its file. */
-  downloadUrl(path: string, ttlMs: number, origin: string): Promise<string>;
-  /** What was uploaded to `path` through an upload URL: its content type and size; null when nothing was. */
-  uploaded(path: string): Promise<Upload | null>;
-  /** The size of the object at `path`, or null when there is none. */
-  size(path: string): Promise<number | null>;
-  /** The object's bytes, streamed. */
-  read(path: string): Promise<Readable>;
+  /**
+   * A URL to GET the object at `path`, valid for `ttlMs`, that names its file. With the `pin`
+   * of its registration: that object, or an ObjectChanged when it is no longer there.
+   */
+  downloadUrl(path: string, ttlMs: number, origin: string, pin?: string | null): Promise<string>;
+  /**
+   * Registers what was uploaded to `path` through an upload URL: `register` is given the upload
+   * (content type, size, pin) and the object stays as it was given — no later PUT to `path`
+   * completes on the disk storage; a bucket's is told apart by the pin. Resolves to what
+   * `register` did, or null when nothing was uploaded.
+   */
+  registerUpload<T>(path: string, register: (upload: Upload) => Promise<T>): Promise<T | null>;
+  /** The size of the object at `path` (with a `pin`: of that object, else ObjectChanged), or null when there is none. */
+  size(path: string, pin?: string | null): Promise<number | null>;
+  /** The object's bytes, streamed (with a `pin`: that object's, else ObjectChanged). */
+  read(path: string, pin?: string | null): Promise<Readable>;
   /** Deletes the object at `path`, if there is one. */
   remove(path: string): Promise<void>;
   /** Stores `bytes` at `path`, replacing what was there. */
   write(path: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Lets go of connections. */
   close(): void;
+}
+
+/**
+ * The object behind a registered file is not the one registered: a bucket took another PUT to
+ * its path. A 409 (the errors plugin answers an error's 4xx statusCode with its message).
+ */
+export class ObjectChanged extends Error {
+  readonly statusCode = 409;
+
+  constructor(readonly path: string) {
+    super(
+      `the object at ${path} changed after its file was registered: upload the file again and register the new one`,
+    );
+  }
 }
 
 /** Whether `text` holds a control character (U+0000–U+001F, U+007F). */
