@@ -29,6 +29,14 @@ export async function filesRoutes(
     },
     ["name", "type"],
   );
+  // each upload URL of this server a path of its own, even for one name twice in a millisecond:
+  // a path whose file is registered takes no other upload, and one not yet registered is
+  // nobody else's to replace
+  let last = 0;
+  const stamp = () => {
+    last = Math.max(clock(), last + 1);
+    return last;
+  };
   route(app, "fileUploadUrl", { querystring: uploadUrl }, async (request) => {
     const { name, type } = request.query as { name: string; type: string };
     if (!validObjectPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
@@ -36,7 +44,7 @@ export async function filesRoutes(
         `name must be ${FILE_NAME_HINT} (no /, \\, control characters, . or ..), got ${show(name)}`,
       );
     }
-    const filePath = `${clock()}/${name}`;
+    const filePath = `${stamp()}/${name}`;
     const url = await blobs.uploadUrl(filePath, type, UPLOAD_URL_TTL_MS, baseUrl(request));
     return { uploadFileParameters: { url, filePath } };
   });
