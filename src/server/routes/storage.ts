@@ -17,29 +17,37 @@ export async function storageRoutes(
   storage.removeAllContentTypeParsers();
   storage.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
   // not in the OpenAPI document: the URLs are given, not built
-  storage.put("/storage/*", { schema: { hide: true } }, async (request, reply) => {
-    const { path, params } = storageRequest(request);
-    const contentType = request.headers["content-type"] ?? null;
-    const verdict = blobs.verify("PUT", path, params, contentType, clock());
-    if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
-    const declared = Number(request.headers["content-length"] ?? Number.NaN);
-    if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
-    try {
-      await blobs.accept(path, params.contentType, request.body as Readable, maxUploadBytes);
-    } catch (error) {
-      if (error instanceof TooLarge) throw tooLarge(maxUploadBytes);
-      if (error instanceof Registered) {
-        // "one PUT": a registered file's bytes never change behind its id
-        throw new HttpError(
-          409,
-          `${path} is registered as a file and cannot change: ask GET /v1.0/files/url for a new URL to upload another file`,
-        );
+  // an upload may take as long as it keeps coming (plugins/bodyTimeouts.ts)
+  storage.put(
+    "/storage/*",
+    { schema: { hide: true }, config: { steadyBody: true } },
+    async (request, reply) => {
+      const { path, params } = storageRequest(request);
+      const contentType = request.headers["content-type"] ?? null;
+      const verdict = blobs.verify("PUT", path, params, contentType, clock());
+      if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
+      const declared = Number(request.headers["content-length"] ?? Number.NaN);
+      if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
+      try {
+        await blobs.accept(path, params.contentType, request.body as Readable, maxUploadBytes);
+      } catch (error) {
+        if (error instanceof TooLarge) throw tooLarge(maxUploadBytes);
+        // the client went, or stopped sending (plugins/bodyTimeouts.ts): nobody to answer, no fault here
+        if (request.raw.destroyed)
+          throw new HttpError(400, "the upload ended before all of its bytes arrived");
+        if (error instanceof Registered) {
+          // "one PUT": a registered file's bytes never change behind its id
+          throw new HttpError(
+            409,
+            `${path} is registered as a file and cannot change: ask GET /v1.0/files/url for a new URL to upload another file`,
+          );
+        }
+        throw error;
       }
-      throw error;
-    }
-    reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
-    return "";
-  });
+      reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
+      return "";
+    },
+  );
   storage.get("/storage/*", { schema: { hide: true } }, async (request, reply) => {
     const { path, params } = storageRequest(request);
     const verdict = blobs.verify("GET", path, { ...params, contentType: "" }, null, clock());
