@@ -20,6 +20,8 @@ if (postgres !== null) {
 const HTTP_SUITE = [
   "test/e2e/server.test.ts",
   "test/e2e/server.store.test.ts",
+  "test/e2e/server.files.test.ts",
+  "test/e2e/server.hardening.test.ts",
   "test/e2e/client.test.ts",
   "test/e2e/reports.test.ts",
   "test/postgres/**/*.test.ts", // what only several instances on one database can show

@@ -50,7 +50,7 @@ export class SyncRunner {
     const file = await this.#files.file(fileId);
     if (!file) return { outcome: "noFile" };
     if (file.type !== "customIntegrationData") return { outcome: "notData", type: file.type };
-    const size = await this.#blobs.size(file.path);
+    const size = await this.#blobs.size(file.path, file.pin);
     if (size === null) return { outcome: "noBytes", path: file.path };
     const lock = await this.#syncs.start(fileId, appAccount, format);
     if ("busy" in lock) return { outcome: "busy", ...lock.busy };
@@ -59,7 +59,7 @@ export class SyncRunner {
     try {
       collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency));
       const { displayCurrency, sourceCurrency, rates } = this.#currency;
-      const report = await normalize(await this.#blobs.read(file.path), collector, {
+      const report = await normalize(await this.#blobs.read(file.path, file.pin), collector, {
         format,
         file: file.path,
         parallel: parallelFor("auto", size), // a large CSV is parsed on a worker thread

@@ -6,6 +6,7 @@ import type { Ajv } from "ajv";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { ApiKeys } from "./ApiKeys.js";
 import authentication from "./plugins/authentication.js";
+import bodyTimeouts, { type BodyTimeouts } from "./plugins/bodyTimeouts.js";
 import errors from "./plugins/errors.js";
 import openapi from "./plugins/openapi.js";
 import page from "./plugins/page.js";
@@ -17,11 +18,15 @@ import { filesRoutes } from "./routes/files.js";
 import { storageRoutes } from "./routes/storage.js";
 import { syncsRoutes } from "./routes/syncs.js";
 
+/** The default limits on receiving a body: a pause of 30 s, and 2 minutes in all (but an upload's). */
+export const BODY_TIMEOUTS: BodyTimeouts = { idleMs: 30_000, totalMs: 120_000 };
+
 /** The application of `context`, its API keys `keys`, ready to listen. */
 export async function buildApp(
   context: ServerContext,
   keys: ApiKeys,
   cors: readonly string[] = [],
+  timeouts: BodyTimeouts = BODY_TIMEOUTS,
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -37,6 +42,7 @@ export async function buildApp(
     },
   });
   try {
+    await app.register(bodyTimeouts, timeouts);
     await app.register(errors);
     await app.register(openapi);
     await app.register(page, { cors });

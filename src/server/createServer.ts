@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { currencyOf } from "../model/money.js";
 import { AccessReviews } from "./AccessReviews.js";
 import { ApiKeys } from "./ApiKeys.js";
-import { buildApp } from "./app.js";
+import { BODY_TIMEOUTS, buildApp } from "./app.js";
 import type { ServerOptions, SyncfileServer } from "./options.js";
 import { corsOrigins } from "./plugins/page.js";
 import { openEmbedded } from "./repositories/embedded.js";
@@ -44,7 +44,10 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   let app: FastifyInstance | null = null;
   try {
     if (seed) await accessReviews.addSeed(seed, new Date(clock()));
-    app = await buildApp({ ...context, syncs: runner }, keys, cors);
+    app = await buildApp({ ...context, syncs: runner }, keys, cors, {
+      idleMs: options.bodyIdleTimeoutMs ?? BODY_TIMEOUTS.idleMs,
+      totalMs: options.bodyTimeoutMs ?? BODY_TIMEOUTS.totalMs,
+    });
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 8080 });
   } catch (error) {
     await app?.close();

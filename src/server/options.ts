@@ -39,6 +39,13 @@ export interface ServerOptions {
   reportDelayMs?: number;
   /** Run report generation every second (default true; tests call generateReports()). */
   backgroundReports?: boolean;
+  /** The longest a request's body may pause before its connection is closed, in ms. Default 30 s. */
+  bodyIdleTimeoutMs?: number;
+  /**
+   * The longest a request's body may take in all, in ms (not an upload to the disk storage,
+   * which may take as long as it keeps coming). Default 2 minutes.
+   */
+  bodyTimeoutMs?: number;
   /** Origins whose pages may call this server (CORS), e.g. `https://admin.example.com`. Default none. */
   cors?: readonly string[];
 }

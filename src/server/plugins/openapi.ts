@@ -9,6 +9,22 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import packageJson from "../../../package.json" with { type: "json" };
 
+// everything from this server (the UI's assets are in the package), nothing inline but styles
+// (the UI sets them), never in a frame; no upgrade-insecure-requests: served over plain HTTP too
+const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'unsafe-inline'",
+].join("; ");
+
 async function openapi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -32,10 +48,17 @@ async function openapi(app: FastifyInstance): Promise<void> {
       ],
     },
   });
-  await app.register(swaggerUi, {
-    routePrefix: "/docs",
-    // no validator badge: it would ask validator.swagger.io
-    uiConfig: { validatorUrl: null, deepLinking: true },
+  // in a context of its own, so that its headers are on /docs alone
+  await app.register(async (docs) => {
+    docs.addHook("onSend", async (_request, reply) => {
+      reply.header("X-Frame-Options", "DENY"); // for browsers that do not read frame-ancestors
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: "/docs",
+      // no validator badge: it would ask validator.swagger.io
+      uiConfig: { validatorUrl: null, deepLinking: true },
+      staticCSP: DOCS_CSP,
+    });
   });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 }

@@ -1,5 +1,15 @@
 // The tables. Plain PostgreSQL: the same statements run on a PostgreSQL server.
 
+/**
+ * What a registration keeps of its object (the pin: a bucket's version or ETag, see
+ * types.ts Upload), and finding a path's registrations: added to a database of an earlier
+ * release as well (PostgreSQL: a migration; the embedded one runs SCHEMA at every start).
+ */
+export const FILES_PIN = `
+ALTER TABLE files ADD COLUMN IF NOT EXISTS object_pin text;
+CREATE INDEX IF NOT EXISTS files_path ON files (path);
+`;
+
 /** Creates what is missing; safe to run at every start. */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS files (
@@ -82,4 +92,4 @@ CREATE TABLE IF NOT EXISTS executions (
   report_file_id bigint,
   report_claimed_at timestamptz
 );
-`;
+${FILES_PIN}`;

@@ -25,20 +25,31 @@ export class SqlFilesRepository implements FilesRepository {
       [path],
     );
     const row = rows[0];
-    return row ? { contentType: row.content_type, size: row.size } : null;
+    return row ? { contentType: row.content_type, size: row.size, pin: null } : null;
   }
 
   async register(path: string, type: string, upload: Upload): Promise<number> {
     const { rows } = await this.#db.query<{ id: number }>(
-      "INSERT INTO files (path, type, content_type, size) VALUES ($1, $2, $3, $4) RETURNING id",
-      [path, type, upload.contentType, upload.size],
+      "INSERT INTO files (path, type, content_type, size, object_pin) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+      [path, type, upload.contentType, upload.size, upload.pin],
     );
     return (rows[0] as { id: number }).id;
   }
 
   async file(id: number): Promise<StoredFile | null> {
-    const { rows } = await this.#db.query<StoredFile>("SELECT path, type FROM files WHERE id = $1", [id]);
+    const { rows } = await this.#db.query<StoredFile>(
+      "SELECT path, type, object_pin AS pin FROM files WHERE id = $1",
+      [id],
+    );
     return rows[0] ?? null;
+  }
+
+  async registered(path: string): Promise<boolean> {
+    const { rows } = await this.#db.query<{ registered: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM files WHERE path = $1) AS registered",
+      [path],
+    );
+    return rows[0]?.registered === true;
   }
 
   async contentTypeAt(path: string): Promise<string | null> {

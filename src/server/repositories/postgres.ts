@@ -10,7 +10,7 @@ import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
 import { DependencyWatch } from "../Unavailable.js";
 import { CopyTextRows } from "./_copy.js";
-import { SCHEMA } from "./_schema.js";
+import { FILES_PIN, SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
 import { DatabaseError, type Queryable, redact, type Sql, TYPES } from "./Database.js";
@@ -31,6 +31,7 @@ const MIGRATIONS: readonly string[] = [
      at bigint NOT NULL
    );
    CREATE INDEX IF NOT EXISTS rate_limit_calls_key ON rate_limit_calls (key, operation, at);`,
+  FILES_PIN,
 ];
 
 /**

@@ -12,12 +12,20 @@ import type { Seed, SeedApplication } from "../seed.js";
 export interface Upload {
   contentType: string;
   size: number;
+  /**
+   * What names these very bytes in a storage that cannot refuse a later PUT to the same path
+   * (a bucket: its version or ETag), kept with the file at registration; null where the
+   * storage itself keeps a registered object from changing (the disk storage).
+   */
+  pin: string | null;
 }
 
 /** A registered file. */
 export interface StoredFile {
   path: string;
   type: string;
+  /** The upload's pin at registration (see Upload); null for the disk storage and files registered before pins. */
+  pin: string | null;
 }
 
 /** Uploads and registered files. */
@@ -30,6 +38,8 @@ export interface FilesRepository {
   register(path: string, type: string, upload: Upload): Promise<number>;
   /** File `id`, or null when there is no such file. */
   file(id: number): Promise<StoredFile | null>;
+  /** Whether a file was registered at `path` (its object must not change any more). */
+  registered(path: string): Promise<boolean>;
   /** The content type the blob at `path` was uploaded (or registered) with, or null. */
   contentTypeAt(path: string): Promise<string | null>;
 }

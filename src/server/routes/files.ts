@@ -29,6 +29,14 @@ export async function filesRoutes(
     },
     ["name", "type"],
   );
+  // each upload URL of this server a path of its own, even for one name twice in a millisecond:
+  // a path whose file is registered takes no other upload, and one not yet registered is
+  // nobody else's to replace
+  let last = 0;
+  const stamp = () => {
+    last = Math.max(clock(), last + 1);
+    return last;
+  };
   route(app, "fileUploadUrl", { querystring: uploadUrl }, async (request) => {
     const { name, type } = request.query as { name: string; type: string };
     if (!validObjectPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
@@ -36,7 +44,7 @@ export async function filesRoutes(
         `name must be ${FILE_NAME_HINT} (no /, \\, control characters, . or ..), got ${show(name)}`,
       );
     }
-    const filePath = `${clock()}/${name}`;
+    const filePath = `${stamp()}/${name}`;
     const url = await blobs.uploadUrl(filePath, type, UPLOAD_URL_TTL_MS, baseUrl(request));
     return { uploadFileParameters: { url, filePath } };
   });
@@ -52,26 +60,32 @@ export async function filesRoutes(
   });
   route(app, "registerFile", { body: register }, async (request) => {
     const { path, type } = request.body as { path: string; type: string };
-    // only what an upload URL was given for: <epoch ms>/<name>
-    const upload = UPLOAD_PATH.test(path) && validObjectPath(path) ? await blobs.uploaded(path) : null;
-    if (!upload) {
+    // only what an upload URL was given for: <epoch ms>/<name>; from now on its object is fixed
+    const id = !(UPLOAD_PATH.test(path) && validObjectPath(path))
+      ? null
+      : await blobs.registerUpload(path, async (upload) => {
+          // the disk storage refuses a larger upload itself; a bucket's presigned PUT cannot
+          if (upload.size > maxUploadBytes) {
+            await blobs.remove(path);
+            throw tooLarge(maxUploadBytes);
+          }
+          return files.register(path, type, upload);
+        });
+    if (id === null) {
       throw badRequest(
         `nothing was uploaded to ${show(path)}: PUT the file to the URL from GET /v1.0/files/url first, then register its filePath`,
       );
     }
-    // the disk storage refuses a larger upload itself; a bucket's presigned PUT cannot
-    if (upload.size > maxUploadBytes) {
-      await blobs.remove(path);
-      throw tooLarge(maxUploadBytes);
-    }
     // 200, as the service's reference answers (not 201)
-    return { id: await files.register(path, type, upload) };
+    return { id };
   });
 
   route(app, "downloadFile", { params: parameters({ id: idText("id") }, ["id"]) }, async (request, reply) => {
     const id = Number((request.params as { id: string }).id);
-    const path = (await files.file(id))?.path;
-    if (path === undefined) throw new HttpError(404, `file ${id} not found`);
-    reply.redirect(await blobs.downloadUrl(path, DOWNLOAD_URL_TTL_MS, baseUrl(request)), 302);
+    const file = await files.file(id);
+    if (file === null) throw new HttpError(404, `file ${id} not found`);
+    // the object the file was registered with, or a 409 (ObjectChanged) when a bucket lost it
+    const url = await blobs.downloadUrl(file.path, DOWNLOAD_URL_TTL_MS, baseUrl(request), file.pin);
+    reply.redirect(url, 302);
   });
 }

@@ -5,7 +5,7 @@
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { HttpError, show, tooLarge } from "../HttpError.js";
-import { BlobStore, TooLarge } from "../storage/disk.js";
+import { BlobStore, Registered, TooLarge } from "../storage/disk.js";
 import { attachment, validObjectPath } from "../storage/types.js";
 import type { ServerContext } from "./_context.js";
 
@@ -17,24 +17,37 @@ export async function storageRoutes(
   storage.removeAllContentTypeParsers();
   storage.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
   // not in the OpenAPI document: the URLs are given, not built
-  storage.put("/storage/*", { schema: { hide: true } }, async (request, reply) => {
-    const { path, params } = storageRequest(request);
-    const contentType = request.headers["content-type"] ?? null;
-    const verdict = blobs.verify("PUT", path, params, contentType, clock());
-    if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
-    const declared = Number(request.headers["content-length"] ?? Number.NaN);
-    if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
-    let size: number;
-    try {
-      size = await blobs.receive(path, request.body as Readable, maxUploadBytes);
-    } catch (error) {
-      if (error instanceof TooLarge) throw tooLarge(maxUploadBytes);
-      throw error;
-    }
-    await blobs.recordUpload(path, params.contentType, size);
-    reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
-    return "";
-  });
+  // an upload may take as long as it keeps coming (plugins/bodyTimeouts.ts)
+  storage.put(
+    "/storage/*",
+    { schema: { hide: true }, config: { steadyBody: true } },
+    async (request, reply) => {
+      const { path, params } = storageRequest(request);
+      const contentType = request.headers["content-type"] ?? null;
+      const verdict = blobs.verify("PUT", path, params, contentType, clock());
+      if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
+      const declared = Number(request.headers["content-length"] ?? Number.NaN);
+      if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
+      try {
+        await blobs.accept(path, params.contentType, request.body as Readable, maxUploadBytes);
+      } catch (error) {
+        if (error instanceof TooLarge) throw tooLarge(maxUploadBytes);
+        // the client went, or stopped sending (plugins/bodyTimeouts.ts): nobody to answer, no fault here
+        if (request.raw.destroyed)
+          throw new HttpError(400, "the upload ended before all of its bytes arrived");
+        if (error instanceof Registered) {
+          // "one PUT": a registered file's bytes never change behind its id
+          throw new HttpError(
+            409,
+            `${path} is registered as a file and cannot change: ask GET /v1.0/files/url for a new URL to upload another file`,
+          );
+        }
+        throw error;
+      }
+      reply.code(200).header("ETag", `"${params.signature.slice(0, 32)}"`);
+      return "";
+    },
+  );
   storage.get("/storage/*", { schema: { hide: true } }, async (request, reply) => {
     const { path, params } = storageRequest(request);
     const verdict = blobs.verify("GET", path, { ...params, contentType: "" }, null, clock());
@@ -44,7 +57,8 @@ export async function storageRoutes(
     reply
       .header("Content-Type", await blobs.contentType(path))
       .header("Content-Length", String(size))
-      .header("Content-Disposition", attachment(path));
+      .header("Content-Disposition", attachment(path))
+      .header("X-Content-Type-Options", "nosniff"); // served as the type it was uploaded with, never guessed
     return reply.send(await blobs.read(path));
   });
 }
@@ -53,7 +67,9 @@ function storageRequest(request: FastifyRequest): {
   path: string;
   params: { expires: number; contentType: string; signature: string };
 } {
-  const raw = (request.params as { "*": string })["*"];
+  // decoded once, from the URL as it came: the router's wildcard parameter is decoded already,
+  // and a name holding "%" (50%off.json) would be decoded twice
+  const raw = (request.raw.url ?? "").split("?")[0]?.replace(/^\/storage\//, "") ?? "";
   let path: string;
   try {
     path = raw.split("/").map(decodeURIComponent).join("/");

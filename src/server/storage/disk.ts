@@ -2,14 +2,16 @@
 // of this server (routes/storage.ts) that carry their own authorisation — an HMAC over
 // method, path, expiry and content type, with a secret kept in the data directory. A blob is
 // written to a temporary file and renamed into place: a half-received upload never exists.
+// Once a file is registered at a path its blob never changes: an upload to that path is
+// refused, and the last step of an upload (the rename) and a registration never overlap.
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createReadStream, createWriteStream, mkdirSync, rmSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { replaceFile } from "../../_internal/replaceFile.js";
+import { replaceFile, temporaryPathBeside } from "../../_internal/replaceFile.js";
 import { createOnce } from "../_createOnce.js";
 import type { FilesRepository, Upload } from "../repositories/types.js";
 import { type ObjectStore, validObjectPath } from "./types.js";
@@ -24,6 +26,13 @@ export class TooLarge extends Error {
   }
 }
 
+/** An upload to a path whose file is registered: its blob does not change any more. */
+export class Registered extends Error {
+  constructor(readonly path: string) {
+    super(`${path} is registered as a file and cannot change`);
+  }
+}
+
 /** Blobs on disk, with signed URLs of this server; what was uploaded is noted in `files`. */
 export class BlobStore implements ObjectStore {
   readonly location: string;
@@ -31,6 +40,8 @@ export class BlobStore implements ObjectStore {
   readonly #secret: Buffer;
   readonly #files: FilesRepository;
   readonly #clock: () => number;
+  /** Per path, the end of the last step that must not overlap another (see #exclusive). */
+  readonly #busy = new Map<string, Promise<unknown>>();
 
   private constructor(dataDir: string, files: FilesRepository, clock: () => number) {
     this.location = dataDir;
@@ -56,13 +67,35 @@ export class BlobStore implements ObjectStore {
     return storageUrl(origin, path, expires, "", this.sign("GET", path, expires));
   }
 
-  uploaded(path: string): Promise<Upload | null> {
-    return this.#files.upload(path);
+  registerUpload<T>(path: string, register: (upload: Upload) => Promise<T>): Promise<T | null> {
+    return this.#exclusive(path, async () => {
+      const upload = await this.#files.upload(path);
+      return upload && register(upload);
+    });
   }
 
-  /** Notes an upload received by this server's storage route. */
-  recordUpload(path: string, contentType: string, size: number): Promise<void> {
-    return this.#files.recordUpload(path, contentType, size);
+  /**
+   * Receives an upload through a URL of this server: `body` (at most `maxBytes`) becomes the
+   * blob at `path` and is noted as uploaded with `contentType`; resolves to its size. Refused
+   * with Registered once a file is registered at `path` — checked before the body is read, so
+   * a replayed URL is told at once, and again as the blob is put in place.
+   */
+  async accept(path: string, contentType: string, body: Readable, maxBytes: number): Promise<number> {
+    if (await this.#files.registered(path)) throw new Registered(path);
+    const file = this.#file(path);
+    mkdirSync(dirname(file), { recursive: true });
+    const temporary = temporaryPathBeside(file);
+    try {
+      const size = await this.#copy(body, temporary, maxBytes);
+      await this.#exclusive(path, async () => {
+        if (await this.#files.registered(path)) throw new Registered(path);
+        await rename(temporary, file);
+        await this.#files.recordUpload(path, contentType, size);
+      });
+      return size;
+    } finally {
+      await rm(temporary, { force: true }); // after the rename there is nothing left to remove
+    }
   }
 
   /** The content type a download of `path` is served with. */
@@ -99,10 +132,17 @@ export class BlobStore implements ObjectStore {
     return "ok";
   }
 
-  /** Writes `body` to `path` (at most `maxBytes`), replacing what was there; resolves to its size. */
-  async receive(path: string, body: Readable, maxBytes: number): Promise<number> {
+  /** Writes bytes to `path`, replacing what was there (a generated archive, registered after). */
+  async write(path: string, bytes: Uint8Array, _contentType: string): Promise<void> {
     const file = this.#file(path);
     mkdirSync(dirname(file), { recursive: true });
+    await replaceFile(file, (temporary) =>
+      this.#copy(Readable.from([bytes]), temporary, Number.MAX_SAFE_INTEGER),
+    );
+  }
+
+  /** Copies `body` (at most `maxBytes`, else TooLarge) to the new file `to`; resolves to its size. */
+  async #copy(body: Readable, to: string, maxBytes: number): Promise<number> {
     let size = 0;
     const count = new Transform({
       transform(chunk: Buffer, _encoding, done) {
@@ -110,15 +150,25 @@ export class BlobStore implements ObjectStore {
         done(size > maxBytes ? new TooLarge(maxBytes) : null, chunk);
       },
     });
-    return replaceFile(file, async (temporary) => {
-      await pipeline(body, count, createWriteStream(temporary, { flags: "wx" }));
-      return size;
-    });
+    await pipeline(body, count, createWriteStream(to, { flags: "wx" }));
+    return size;
   }
 
-  /** Writes bytes to `path` (the content type is known from the file's registration). */
-  async write(path: string, bytes: Uint8Array, _contentType: string): Promise<void> {
-    await this.receive(path, Readable.from([bytes]), Number.MAX_SAFE_INTEGER);
+  /**
+   * Runs `work` once no other work on `path` runs, so that the check-and-rename of an upload
+   * and the read-and-register of a registration never interleave (one process holds a data
+   * directory, so this is the whole of it).
+   */
+  async #exclusive<T>(path: string, work: () => Promise<T>): Promise<T> {
+    const before = this.#busy.get(path) ?? Promise.resolve();
+    const done = before.catch(() => {}).then(work);
+    const settled = done.catch(() => {});
+    this.#busy.set(path, settled);
+    try {
+      return await done;
+    } finally {
+      if (this.#busy.get(path) === settled) this.#busy.delete(path);
+    }
   }
 
   /** The size of the blob at `path`, or null when there is none (a pipe, which tests use to pace a sync, is 0). */

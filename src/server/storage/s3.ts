@@ -2,6 +2,10 @@
 // URLs (the upload bound to its Content-Type), a sync reads the object as a stream, and a
 // report archive is put in the bucket. Credentials come from the standard AWS environment
 // (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_PROFILE, …), as every AWS tool reads them.
+// A presigned PUT stays usable for its minutes after the file is registered, and S3 cannot be
+// told to refuse it: the registration pins the object (its version in a versioned bucket, else
+// its ETag), a pinned version is what a sync and a download read, and a pinned ETag that no
+// longer matches refuses them (ObjectChanged).
 
 import type { Readable } from "node:stream";
 import {
@@ -16,7 +20,10 @@ import {
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Upload } from "../repositories/types.js";
 import { parseStorageUrl, type S3Location, StorageError } from "./location.js";
-import { attachment, type ObjectStore } from "./types.js";
+import { attachment, ObjectChanged, type ObjectStore } from "./types.js";
+
+/** A pin: `version:<VersionId>` or `etag:<ETag>`. */
+type Pinned = { VersionId: string } | { IfMatch: string };
 
 /** Objects in a bucket. */
 export class S3Store implements ObjectStore {
@@ -64,31 +71,59 @@ export class S3Store implements ObjectStore {
     });
   }
 
-  downloadUrl(path: string, ttlMs: number): Promise<string> {
+  async downloadUrl(path: string, ttlMs: number, _origin?: string, pin?: string | null): Promise<string> {
+    const pinned = pinOf(pin);
+    // a URL cannot carry If-Match: the object is checked now (a version needs no check)
+    if (pinned && "IfMatch" in pinned) await this.size(path, pin);
     const get = new GetObjectCommand({
       Bucket: this.#bucket,
       Key: this.#key(path),
       ResponseContentDisposition: attachment(path),
+      ...(pinned && "VersionId" in pinned ? pinned : {}),
     });
     return getSignedUrl(this.#client, get, { expiresIn: Math.ceil(ttlMs / 1000) });
   }
 
-  async uploaded(path: string): Promise<Upload | null> {
+  async registerUpload<T>(path: string, register: (upload: Upload) => Promise<T>): Promise<T | null> {
     const head = await this.#head(path);
-    return (
-      head && { contentType: head.ContentType ?? "application/octet-stream", size: head.ContentLength ?? 0 }
-    );
+    if (!head) return null;
+    // "null" is the version of an object in a bucket never versioned: a later PUT replaces it
+    const version = head.VersionId && head.VersionId !== "null" ? head.VersionId : null;
+    const pin = version ? `version:${version}` : head.ETag ? `etag:${head.ETag}` : null;
+    return register({
+      contentType: head.ContentType ?? "application/octet-stream",
+      size: head.ContentLength ?? 0,
+      pin,
+    });
   }
 
-  async size(path: string): Promise<number | null> {
-    return (await this.#head(path))?.ContentLength ?? null;
+  async size(path: string, pin?: string | null): Promise<number | null> {
+    const pinned = pinOf(pin);
+    const head = await this.#head(path, pinned && "VersionId" in pinned ? pinned.VersionId : undefined);
+    if (head && pinned && "IfMatch" in pinned && head.ETag !== pinned.IfMatch) throw new ObjectChanged(path);
+    return head?.ContentLength ?? null;
   }
 
-  async read(path: string): Promise<Readable> {
-    const { Body } = await this.#client.send(
-      new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }),
-    );
-    return Body as Readable; // in Node, an IncomingMessage: the object streamed as it arrives
+  async read(path: string, pin?: string | null): Promise<Readable> {
+    const pinned = pinOf(pin);
+    let answer: { Body?: unknown; ETag?: string | undefined };
+    try {
+      answer = await this.#client.send(
+        new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(path), ...pinned }),
+      );
+    } catch (error) {
+      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) {
+        throw new ObjectChanged(path);
+      }
+      throw error;
+    }
+    const body = answer.Body as Readable; // in Node, an IncomingMessage: the object streamed as it arrives
+    // the answer's ETag is that of the bytes it streams (and not every S3 honours If-Match)
+    if (pinned && "IfMatch" in pinned && answer.ETag !== pinned.IfMatch) {
+      body.destroy();
+      throw new ObjectChanged(path);
+    }
+    return body;
   }
 
   async write(path: string, bytes: Uint8Array, contentType: string): Promise<void> {
@@ -114,14 +149,27 @@ export class S3Store implements ObjectStore {
     return this.#prefix + path;
   }
 
-  async #head(path: string) {
+  async #head(path: string, version?: string) {
     try {
-      return await this.#client.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }));
+      return await this.#client.send(
+        new HeadObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.#key(path),
+          ...(version ? { VersionId: version } : {}),
+        }),
+      );
     } catch (error) {
       if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
       throw error;
     }
   }
+}
+
+/** What a registration's pin asks of a read: a version, or the ETag the object must still have. */
+function pinOf(pin: string | null | undefined): Pinned | null {
+  if (pin?.startsWith("version:")) return { VersionId: pin.slice("version:".length) };
+  if (pin?.startsWith("etag:")) return { IfMatch: pin.slice("etag:".length) };
+  return null;
 }
 
 function reason(error: unknown): string {

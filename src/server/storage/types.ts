@@ -16,20 +16,42 @@ export interface ObjectStore {
    * back at this server).
    */
   uploadUrl(path: string, contentType: string, ttlMs: number, origin: string): Promise<string>;
-  /** A URL to GET the object at `path`, valid for `ttlMs`, that names its file. */
-  downloadUrl(path: string, ttlMs: number, origin: string): Promise<string>;
-  /** What was uploaded to `path` through an upload URL: its content type and size; null when nothing was. */
-  uploaded(path: string): Promise<Upload | null>;
-  /** The size of the object at `path`, or null when there is none. */
-  size(path: string): Promise<number | null>;
-  /** The object's bytes, streamed. */
-  read(path: string): Promise<Readable>;
+  /**
+   * A URL to GET the object at `path`, valid for `ttlMs`, that names its file. With the `pin`
+   * of its registration: that object, or an ObjectChanged when it is no longer there.
+   */
+  downloadUrl(path: string, ttlMs: number, origin: string, pin?: string | null): Promise<string>;
+  /**
+   * Registers what was uploaded to `path` through an upload URL: `register` is given the upload
+   * (content type, size, pin) and the object stays as it was given — no later PUT to `path`
+   * completes on the disk storage; a bucket's is told apart by the pin. Resolves to what
+   * `register` did, or null when nothing was uploaded.
+   */
+  registerUpload<T>(path: string, register: (upload: Upload) => Promise<T>): Promise<T | null>;
+  /** The size of the object at `path` (with a `pin`: of that object, else ObjectChanged), or null when there is none. */
+  size(path: string, pin?: string | null): Promise<number | null>;
+  /** The object's bytes, streamed (with a `pin`: that object's, else ObjectChanged). */
+  read(path: string, pin?: string | null): Promise<Readable>;
   /** Deletes the object at `path`, if there is one. */
   remove(path: string): Promise<void>;
   /** Stores `bytes` at `path`, replacing what was there. */
   write(path: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /** Lets go of connections. */
   close(): void;
+}
+
+/**
+ * The object behind a registered file is not the one registered: a bucket took another PUT to
+ * its path. A 409 (the errors plugin answers an error's 4xx statusCode with its message).
+ */
+export class ObjectChanged extends Error {
+  readonly statusCode = 409;
+
+  constructor(readonly path: string) {
+    super(
+      `the object at ${path} changed after its file was registered: upload the file again and register the new one`,
+    );
+  }
 }
 
 /** Whether `text` holds a control character (U+0000–U+001F, U+007F). */
@@ -51,7 +73,23 @@ export function validObjectPath(path: string): boolean {
   );
 }
 
-/** The Content-Disposition of a download of `path`: an attachment named by its last segment. */
+/**
+ * The Content-Disposition of a download of `path`: an attachment named by its last segment
+ * (RFC 6266). A name of plain printable ASCII is given as `filename="…"` alone; any other gets
+ * `filename*=UTF-8''…` (RFC 8187) with an ASCII stand-in as `filename` for the clients that
+ * read only that. A header carries bytes, not text: a name outside ASCII written as it is
+ * cannot be sent at all (Node refuses it) or is read as Latin-1.
+ */
 export function attachment(path: string): string {
-  return `attachment; filename="${(path.split("/").pop() ?? "file").replace(/"/g, "")}"`;
+  const name = path.split("/").pop() || "file";
+  // quotes and backslashes would need escapes that clients read differently; % some decode
+  const fallback = name.replace(/[^\x20-\x7e]|["\\%]/gu, "_");
+  if (fallback === name) return `attachment; filename="${name}"`;
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRfc8187(name)}`;
+}
+
+/** `text` as UTF-8 bytes percent-encoded, but for RFC 8187's attr-char. */
+function encodeRfc8187(text: string): string {
+  // encodeURIComponent leaves ' ( ) * as they are, which attr-char does not allow
+  return encodeURIComponent(text).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
