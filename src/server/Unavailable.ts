@@ -52,6 +52,26 @@ export class DependencyWatch {
   }
 }
 
+// the socket's own errors: the peer refused, reset or never answered, or its name did not resolve
+const SOCKET_FAULTS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/** Whether `error` is a connection's failure to reach its peer (each address tried, for an AggregateError). */
+export function socketFault(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof AggregateError) return error.errors.some(socketFault);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && SOCKET_FAULTS.has(code);
+}
+
 /** An error in a few words: its code and message, once each. */
 function describe(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);

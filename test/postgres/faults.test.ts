@@ -37,12 +37,12 @@ afterEach(() => {
 const ACCOUNT = 901;
 
 /** A server on a new database, with the database's URL. */
-async function server(options: { database?: string; redis?: string } = {}) {
+async function server(options: { database?: string; redis?: string; storage?: string } = {}) {
   const database = options.database ?? (await createTestDatabase());
   const instance = await startServer({
     dataDir: await dataDir(),
     database,
-    storage: (await bucket()).url,
+    storage: options.storage ?? (await bucket()).url,
     ...(options.redis ? { redis: options.redis } : {}),
   });
   started.push(instance);
@@ -224,5 +224,45 @@ describe("a dependency that goes away", () => {
     passage.restore();
     await waitFor(async () => (await ask()).status === 200, "the instance to serve again");
     expect(lines.filter(/answers again/)).toHaveLength(1);
+  });
+
+  it("the bucket: a sync or download is a 503 with Retry-After while it is away, said once; both work when it is back", async () => {
+    const made = await bucket();
+    const storage = new URL(made.url.replace(/^s3:/, "http:"));
+    const endpoint = new URL(storage.searchParams.get("endpoint") as string);
+    const passage = await startPassage(endpoint.hostname, Number(endpoint.port));
+    passages.push(passage);
+    storage.searchParams.set("endpoint", `http://127.0.0.1:${passage.port}`);
+    const { instance } = await server({ storage: storage.toString().replace(/^http:/, "s3:") });
+    const before = await firstSync(instance.url);
+    const id = await upload(instance.url, "next.json", bigDocument(40));
+    const lines = logLines();
+    passage.cut();
+    const failed = await sync(instance.url, id);
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get("retry-after")).toBe("5");
+    expect(failed.body.message).toMatch(/^the bucket s3:\/\/syncfile-\w+\/ is not answering/);
+    expect((await call(instance.url, "GET", `/v1.0/files/${id}/download`)).status).toBe(503);
+    expect(lines.filter(/is not answering/)).toHaveLength(1);
+    expect(await account(instance.url)).toEqual(before);
+    passage.restore();
+    const again = await sync(instance.url, id);
+    expect(again.status).toBe(200);
+    expect(lines.filter(/answers again/)).toHaveLength(1);
+    expect((await call(instance.url, "GET", `/v1.0/files/${id}/download`)).status).toBe(302);
+  });
+
+  it("the bucket: a connection lost while a sync reads the file is a 503, and the account keeps its state", async () => {
+    const made = await bucket();
+    const { instance } = await server({ storage: made.url });
+    const before = await firstSync(instance.url);
+    const id = await upload(instance.url, "next.json", bigDocument(2000));
+    made.proxy.cutNext(new RegExp(`^GET /${made.name}/`), 20_000, "reset");
+    const failed = await sync(instance.url, id);
+    expect(made.proxy.cuts).toBe(1);
+    expect(failed.status).toBe(503);
+    expect(failed.body.message).toMatch(/^the bucket .* is not answering \(ECONNRESET/);
+    expect(await account(instance.url)).toEqual(before);
+    expect((await sync(instance.url, id)).status).toBe(200);
   });
 });

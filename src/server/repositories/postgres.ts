@@ -8,7 +8,7 @@
 import pg from "pg";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
-import { DependencyWatch } from "../Unavailable.js";
+import { DependencyWatch, socketFault } from "../Unavailable.js";
 import { CopyTextRows } from "./_copy.js";
 import { FILES_PIN, SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
@@ -282,26 +282,15 @@ export async function openPostgres(url: string): Promise<Repositories> {
   }
 }
 
-// what a lost or refused connection looks like from pg: the socket's own errors, PostgreSQL's
-// connection exceptions (class 08), its shutdowns (57P01–57P03) and too many connections
-const SOCKET_FAULTS = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "EPIPE",
-  "ETIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-]);
+// what a lost or refused connection looks like from pg besides the socket's own errors:
+// PostgreSQL's connection exceptions (class 08), its shutdowns (57P01–57P03), too many connections
 const SERVER_FAULTS = /^(08...|57P0[123]|53300)$/;
 const DRIVER_FAULTS = /Connection terminated|not queryable|timeout exceeded when trying to connect/;
 
 /** Whether `error` says the database could not be reached, rather than that a statement failed. */
 export function connectionFault(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  if (socketFault(error)) return true;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && (SOCKET_FAULTS.has(code) || SERVER_FAULTS.test(code))) return true;
-  if (error instanceof AggregateError) return error.errors.some(connectionFault); // each address refused
-  return DRIVER_FAULTS.test(error.message);
+  return (typeof code === "string" && SERVER_FAULTS.test(code)) || DRIVER_FAULTS.test(error.message);
 }

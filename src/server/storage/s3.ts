@@ -7,7 +7,7 @@
 // its ETag), a pinned version is what a sync and a download read, and a pinned ETag that no
 // longer matches refuses them (ObjectChanged).
 
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
@@ -19,6 +19,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Upload } from "../repositories/types.js";
+import { DependencyWatch, socketFault } from "../Unavailable.js";
 import { parseStorageUrl, type S3Location, StorageError } from "./location.js";
 import { attachment, ObjectChanged, type ObjectStore } from "./types.js";
 
@@ -31,9 +32,11 @@ export class S3Store implements ObjectStore {
   readonly #client: S3Client;
   readonly #bucket: string;
   readonly #prefix: string;
+  readonly #watch: DependencyWatch;
 
   private constructor(where: S3Location) {
     this.location = `s3://${where.bucket}/${where.prefix}`;
+    this.#watch = new DependencyWatch(`the bucket ${this.location}`);
     this.#bucket = where.bucket;
     this.#prefix = where.prefix;
     this.#client = new S3Client({
@@ -108,8 +111,8 @@ export class S3Store implements ObjectStore {
     const pinned = pinOf(pin);
     let answer: { Body?: unknown; ETag?: string | undefined };
     try {
-      answer = await this.#client.send(
-        new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(path), ...pinned }),
+      answer = await this.#guard(
+        this.#client.send(new GetObjectCommand({ Bucket: this.#bucket, Key: this.#key(path), ...pinned })),
       );
     } catch (error) {
       if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 412) {
@@ -123,26 +126,58 @@ export class S3Store implements ObjectStore {
       body.destroy();
       throw new ObjectChanged(path);
     }
-    return body;
+    return this.#watched(body);
   }
 
   async write(path: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    await this.#client.send(
-      new PutObjectCommand({
-        Bucket: this.#bucket,
-        Key: this.#key(path),
-        Body: bytes,
-        ContentType: contentType,
-      }),
+    await this.#guard(
+      this.#client.send(
+        new PutObjectCommand({
+          Bucket: this.#bucket,
+          Key: this.#key(path),
+          Body: bytes,
+          ContentType: contentType,
+        }),
+      ),
     );
   }
 
   async remove(path: string): Promise<void> {
-    await this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) }));
+    await this.#guard(
+      this.#client.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: this.#key(path) })),
+    );
   }
 
   close(): void {
     this.#client.destroy();
+  }
+
+  /** A command's answer; a bucket that does not answer, or answers 5xx, is an Unavailable. */
+  async #guard<T>(command: Promise<T>): Promise<T> {
+    try {
+      const answer = await command;
+      this.#watch.up();
+      return answer;
+    } catch (error) {
+      throw storageFault(error) ? this.#watch.down(error) : error;
+    }
+  }
+
+  /** An object's bytes, whose connection lost midway is an Unavailable too. */
+  #watched(body: Readable): Readable {
+    const watch = this.#watch;
+    return Readable.from(
+      (async function* () {
+        try {
+          yield* body;
+        } catch (error) {
+          throw storageFault(error) ? watch.down(error) : error;
+        } finally {
+          body.destroy(); // a reader that stopped early lets the connection go
+        }
+      })(),
+      { objectMode: false },
+    );
   }
 
   #key(path: string): string {
@@ -151,18 +186,27 @@ export class S3Store implements ObjectStore {
 
   async #head(path: string, version?: string) {
     try {
-      return await this.#client.send(
-        new HeadObjectCommand({
-          Bucket: this.#bucket,
-          Key: this.#key(path),
-          ...(version ? { VersionId: version } : {}),
-        }),
+      return await this.#guard(
+        this.#client.send(
+          new HeadObjectCommand({
+            Bucket: this.#bucket,
+            Key: this.#key(path),
+            ...(version ? { VersionId: version } : {}),
+          }),
+        ),
       );
     } catch (error) {
       if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
       throw error;
     }
   }
+}
+
+/** Whether `error` says the bucket could not be reached or could not serve (5xx, a timeout). */
+function storageFault(error: unknown): boolean {
+  if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 0) >= 500;
+  const name = (error as Error | null)?.name;
+  return socketFault(error) || name === "TimeoutError" || name === "RequestTimeout";
 }
 
 /** What a registration's pin asks of a read: a version, or the ETag the object must still have. */
