@@ -1,0 +1,145 @@
+// What faults do to `syncfile validate` and `convert` (issue 30): an output that cannot be
+// written (a file past `ulimit -f`, standard output on /dev/full), a named pipe as input, a
+// signal in the middle of a conversion, a directory given as input. Each ends in one line and
+// its exit code, with no temporary file left behind, and never hangs.
+
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCli, runShell, startCli } from "../support/cli.js";
+import { fixture } from "../support/paths.js";
+
+const dir = () => mkdtempSync(join(tmpdir(), "syncfile-cli-faults-"));
+const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
+const oneLine = (s: string, pattern: RegExp) => {
+  expect(s.split("\n")).toHaveLength(2); // one line and its line feed
+  expect(s).toMatch(pattern);
+  noStack(s);
+};
+
+/** A valid JSON document of `users` users, about 95 bytes each: past 8 MB, a pass decodes it on a worker. */
+function bigJson(users: number): string {
+  const list = Array.from({ length: users }, (_, i) => ({ email: `u${i}@x.com`, firstName: "A".repeat(50) }));
+  return JSON.stringify({ users: list });
+}
+
+/** The same users as CSV rows. */
+function bigCsv(users: number): string {
+  const rows = Array.from({ length: users }, (_, i) => `u${i}@x.com,${"A".repeat(50)}`);
+  return `email,firstName\n${rows.join("\n")}\n`;
+}
+
+let inputs: string;
+let json: string; // 150 k users, 14 MB
+let csv: string;
+
+beforeAll(() => {
+  inputs = dir();
+  json = join(inputs, "big.json");
+  csv = join(inputs, "big.csv");
+  writeFileSync(json, bigJson(150_000));
+  writeFileSync(csv, bigCsv(150_000));
+});
+
+// processes a test started; a test that fails by hanging leaves none behind
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
+});
+
+describe("a write error", () => {
+  // RLIMIT_FSIZE: a write past the limit fails with EFBIG (SIGXFSZ ignored), as a full disk would
+  // fail it with ENOSPC, with no root needed; dash counts the limit in blocks of 512 bytes (1 MB)
+  const limited = (command: string) => runShell(`ulimit -f 2048 && trap '' XFSZ && ${command}`);
+
+  for (const [name, input] of [
+    ["JSON decoded on a worker", () => json],
+    ["CSV parsed on a worker", () => csv],
+  ] as const) {
+    it(`into the output file ends in one line, exit 3, no temporary file (${name})`, async () => {
+      const out = dir();
+      const target = join(out, "out.json");
+      const r = await limited(`syncfile convert ${input()} ${target}`);
+      expect(r.code).toBe(3);
+      oneLine(r.stderr, new RegExp(`^syncfile: cannot write ${target}: .+\\n$`));
+      expect(readdirSync(out)).toEqual([]);
+    });
+  }
+});
+
+describe("a named pipe as input", () => {
+  /** A FIFO named `name` that a `cat` of `source` writes into, both started now. */
+  function pipeOf(source: string, name: string): string {
+    const fifo = join(dir(), name);
+    execFileSync("mkfifo", [fifo]);
+    const writer = spawn("sh", ["-c", `cat "$0" > "$1"`, source, fifo], { stdio: "ignore" });
+    started.push(writer);
+    return fifo;
+  }
+
+  const cases = [
+    ["JSON", "valid/example.json", "in.json"],
+    ["CSV", "valid/example.csv", "in.csv"],
+  ] as const;
+
+  for (const [format, source, name] of cases) {
+    it(`is validated (${format}), read once, without hanging`, async () => {
+      const fifo = pipeOf(fixture(source), name);
+      const run = startCli(["validate", fifo]);
+      started.push(run.child);
+      const r = await run.result;
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toContain(`${fifo}: valid`);
+      expect(r.code).toBe(0);
+    });
+
+    it(`is converted (${format}) into what the file converts to`, async () => {
+      const out = dir();
+      const fifo = pipeOf(fixture(source), name);
+      const run = startCli(["convert", fifo, join(out, "from-pipe.csv")]);
+      started.push(run.child);
+      const r = await run.result;
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const direct = await runCli(["convert", fixture(source), join(out, "from-file.csv")]);
+      expect(direct.code).toBe(0);
+      expect(readFileSync(join(out, "from-pipe.csv"), "utf8")).toBe(
+        readFileSync(join(out, "from-file.csv"), "utf8"),
+      );
+    });
+  }
+
+  it("reports the findings of an invalid document, with no source lines to read again", async () => {
+    const bad = join(dir(), "bad.json");
+    writeFileSync(bad, '{"users": [{"email": "not an email"}]}\n');
+    const fifo = pipeOf(bad, "bad.json");
+    const run = startCli(["validate", fifo]);
+    started.push(run.child);
+    const r = await run.result;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("user.email.format");
+  });
+});
+
+describe("a directory as input", () => {
+  it("is blamed, not the output: exit 3, for convert and validate", async () => {
+    const input = dir();
+    mkdirSync(join(input, "sub"));
+    const out = dir();
+    const converted = await runCli(["convert", input, join(out, "out.json")]);
+    expect(converted.code).toBe(3);
+    oneLine(
+      converted.stderr,
+      new RegExp(`^syncfile: cannot read ${input}: it is a directory, not a file\\n$`),
+    );
+    expect(readdirSync(out)).toEqual([]);
+    const validated = await runCli(["validate", input]);
+    expect(validated.code).toBe(3);
+    oneLine(
+      validated.stderr,
+      new RegExp(`^syncfile: cannot read ${input}: it is a directory, not a file\\n$`),
+    );
+  });
+});
