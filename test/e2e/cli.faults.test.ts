@@ -67,6 +67,40 @@ describe("a write error", () => {
       expect(readdirSync(out)).toEqual([]);
     });
   }
+
+  it("of standard output ends validate in one line, exit 3, whatever the format", async () => {
+    for (const format of ["text", "json", "github", "html"]) {
+      const r = await runShell(
+        `syncfile validate ${fixture("valid/example.json")} --format ${format} > /dev/full`,
+      );
+      expect(r.code).toBe(3);
+      oneLine(r.stderr, /^syncfile: cannot write standard output: no space left on device\n$/);
+    }
+  });
+
+  it("of standard output ends convert - in one line, exit 3, its temporary folder removed", async () => {
+    const temporary = dir();
+    for (const input of [json, fixture("valid/example.csv")]) {
+      const r = await runShell(`TMPDIR=${temporary} syncfile convert ${input} - > /dev/full`);
+      expect(r.code).toBe(3);
+      oneLine(r.stderr, /^syncfile: cannot write standard output: no space left on device\n$/);
+      expect(readdirSync(temporary)).toEqual([]);
+    }
+  });
+
+  it("of the report ends convert in one line, exit 3 (stdout, or stderr when the output is stdout)", async () => {
+    const out = dir();
+    const r = await runShell(
+      `syncfile convert ${fixture("valid/example.csv")} ${join(out, "out.json")} > /dev/full`,
+    );
+    expect(r.code).toBe(3);
+    oneLine(r.stderr, /^syncfile: cannot write standard output: no space left on device\n$/);
+    expect(readdirSync(out)).toEqual(["out.json"]); // written whole before the report
+
+    const toStdout = await runShell(`syncfile convert ${fixture("valid/example.csv")} - 2> /dev/full`);
+    expect(toStdout.code).toBe(3);
+    expect(JSON.parse(toStdout.stdout).users).toHaveLength(3);
+  });
 });
 
 describe("a named pipe as input", () => {
