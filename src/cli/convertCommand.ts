@@ -3,6 +3,7 @@
 
 import { Command, Option } from "commander";
 import type { Report } from "../report/Report.js";
+import { exitOnInterrupt } from "./_interrupt.js";
 import { describeIoError, sizeOf, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import { readRates } from "./_rates.js";
@@ -106,6 +107,7 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
   const { convertFile, convertStream } = await import("../convert/convert.js");
   const reportStream = output === "-" ? process.stderr : process.stdout;
   let report: Report;
+  const interruptible = exitOnInterrupt(progress);
   try {
     const destination = output === "-" ? process.stdout : output;
     report =
@@ -119,6 +121,8 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
     if (what === null) throw error; // not an I/O error: a bug, reported as one
     process.stderr.write(`syncfile: ${what}: ${describeIoError(error)}\n`);
     return EXIT.unreadable;
+  } finally {
+    interruptible();
   }
   progress.done();
   writeOut(reportStream, renderReport(report, input, flags, reportStream));

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli, runShell, startCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
+import { waitFor } from "../support/waitFor.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "syncfile-cli-faults-"));
 const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
@@ -154,6 +155,44 @@ describe("a named pipe as input", () => {
     const r = await run.result;
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("user.email.format");
+  });
+});
+
+describe("a signal during convert", () => {
+  for (const [signal, code, input] of [
+    ["SIGINT", 130, () => json],
+    ["SIGTERM", 143, () => csv],
+  ] as const) {
+    it(`${signal} ends it with exit ${code}, its temporary file removed`, async () => {
+      const out = dir();
+      const temporary = dir();
+      const run = startCli(["convert", input(), join(out, "out.json")], {
+        env: { ...process.env, TMPDIR: temporary },
+      });
+      started.push(run.child);
+      await waitFor(() => readdirSync(out).some((f) => f.endsWith(".part")), "the .part file");
+      run.child.kill(signal);
+      const r = await run.result;
+      expect(r.code).toBe(code);
+      noStack(r.stderr);
+      expect(readdirSync(out)).toEqual([]);
+      expect(readdirSync(temporary)).toEqual([]);
+    });
+  }
+
+  it("SIGINT while converting to standard output removes the private temporary folder", async () => {
+    const temporary = dir();
+    const run = startCli(["convert", json, "-"], { env: { ...process.env, TMPDIR: temporary } });
+    started.push(run.child);
+    await waitFor(
+      () => readdirSync(temporary).some((f) => f.startsWith("syncfile-convert-")),
+      "the temporary folder",
+    );
+    run.child.kill("SIGINT");
+    const r = await run.result;
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe("");
+    expect(readdirSync(temporary)).toEqual([]);
   });
 });
 
