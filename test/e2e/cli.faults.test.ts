@@ -7,9 +7,11 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { SyncfileServer } from "../../src/server/index.js";
 import { runCli, runShell, startCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
+import { dataDir, KEY, removeDataDirs, startServer, upload } from "../support/server.js";
 import { waitFor } from "../support/waitFor.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "syncfile-cli-faults-"));
@@ -101,6 +103,34 @@ describe("a write error", () => {
     const toStdout = await runShell(`syncfile convert ${fixture("valid/example.csv")} - 2> /dev/full`);
     expect(toStdout.code).toBe(3);
     expect(JSON.parse(toStdout.stdout).users).toHaveLength(3);
+  });
+});
+
+describe("a write error of download", () => {
+  let server: SyncfileServer;
+  beforeAll(async () => {
+    server = await startServer({ dataDir: await dataDir() });
+  });
+  afterAll(async () => {
+    await server.close();
+    await removeDataDirs();
+  });
+  const syncfile = (command: string) =>
+    runShell(`export SYNCFILE_BASE_URL=${server.url} SYNCFILE_API_KEY=${KEY}; ${command}`);
+
+  it("into the file, or of the line on stdout, ends in one line, exit 3, no temporary file", async () => {
+    const id = await upload(server.url, "big.json", readFileSync(json).subarray(0, 2_000_000));
+    const out = dir();
+    const target = join(out, "copy.json");
+    const limited = await syncfile(`ulimit -f 1024 && trap '' XFSZ && syncfile download ${id} -o ${target}`);
+    expect(limited.code).toBe(3);
+    oneLine(limited.stderr, new RegExp(`^syncfile: cannot write ${target}: .+\\n$`));
+    expect(readdirSync(out)).toEqual([]);
+
+    const full = await syncfile(`syncfile download ${id} -o ${target} > /dev/full`);
+    expect(full.code).toBe(3);
+    oneLine(full.stderr, /^syncfile: cannot write standard output: no space left on device\n$/);
+    expect(readdirSync(out)).toEqual(["copy.json"]); // saved whole before the line
   });
 });
 
