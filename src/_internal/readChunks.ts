@@ -1,11 +1,18 @@
 // Reads a file in chunks with two reusable buffers: the next read runs while the caller
-// processes the current chunk, and no memory is allocated per chunk.
+// processes the current chunk, and no memory is allocated per chunk. Reads go on from where
+// the file is (no position given), so a named pipe or a terminal reads as well as a file.
 
 import { Buffer } from "node:buffer";
+import { read } from "node:fs";
 import { open } from "node:fs/promises";
 
 /** Chunk size for reading files: small enough that each decoded chunk dies young in V8's heap. */
 export const READ_CHUNK = 64 * 1024;
+
+/** What chunks are read from: an open FileHandle, or what reads a file descriptor (fdReader). */
+export interface ChunkReader {
+  read(buffer: Buffer, offset: number, length: number, position: null): Promise<{ bytesRead: number }>;
+}
 
 /**
  * Yields the bytes of the file at `path` in chunks of `chunkSize`. A yielded chunk is valid
@@ -14,9 +21,21 @@ export const READ_CHUNK = 64 * 1024;
 export async function* readChunks(path: string, chunkSize = READ_CHUNK): AsyncGenerator<Uint8Array> {
   const file = await open(path, "r");
   try {
-    const buffers = [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)];
-    let current = 0;
-    let reading = file.read(buffers[0] as Buffer, 0, chunkSize, null);
+    yield* chunksOf(file, chunkSize);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Yields the bytes of an open file from where it is to its end, as readChunks does; the file
+ * stays open (whoever opened it closes it).
+ */
+export async function* chunksOf(file: ChunkReader, chunkSize = READ_CHUNK): AsyncGenerator<Uint8Array> {
+  const buffers = [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)];
+  let current = 0;
+  let reading = file.read(buffers[0] as Buffer, 0, chunkSize, null);
+  try {
     for (;;) {
       const { bytesRead } = await reading;
       if (bytesRead === 0) return;
@@ -26,6 +45,19 @@ export async function* readChunks(path: string, chunkSize = READ_CHUNK): AsyncGe
       yield chunk;
     }
   } finally {
-    await file.close();
+    // a read still running when the caller stops must end before the file is closed
+    await reading.catch(() => {});
   }
+}
+
+/** A ChunkReader of the open file descriptor `fd` (a worker thread reads its caller's file so). */
+export function fdReader(fd: number): ChunkReader {
+  return {
+    read: (buffer, offset, length, position) =>
+      new Promise((resolve, reject) => {
+        read(fd, buffer, offset, length, position, (error, bytesRead) =>
+          error ? reject(error) : resolve({ bytesRead }),
+        );
+      }),
+  };
 }

@@ -1,13 +1,15 @@
 // Writing a file that appears under its name only when complete: it is written to a hidden
 // temporary file beside it and then renamed into place (or, to create it only when absent,
 // linked). Whatever fails or is cut off on the way removes the temporary file and leaves the
-// destination as it was. Every file syncfile publishes goes through here.
+// destination as it was, the process's exit included (temporaryFiles.ts). Every file syncfile
+// publishes goes through here.
 
 import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
 import { linkSync, rmSync, writeFileSync } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { removeAtExit } from "./temporaryFiles.js";
 
 /**
  * A new temporary path beside `path`: in the same folder, so that renaming it onto `path` is
@@ -37,7 +39,8 @@ export interface ReplaceFileOptions<T> {
  * given; once `write` resolves, that file is renamed onto `path`, replacing what was there.
  * Until then `path` is untouched, and readers see the old file or the new one, never part of
  * one. When `write` or the rename fails (or is aborted), the temporary file is removed and the
- * error thrown. Resolves to what `write` resolved to.
+ * error thrown (naming `path` where it named the temporary file, which is gone); so it is when the process exits before (process.exit, a signal the CLI turns
+ * into one). Resolves to what `write` resolved to.
  */
 export async function replaceFile<T>(
   path: string,
@@ -45,12 +48,18 @@ export async function replaceFile<T>(
   options: ReplaceFileOptions<T> = {},
 ): Promise<T> {
   const temporary = temporaryPathBeside(path);
+  const kept = removeAtExit(temporary);
   try {
     const result = await write(temporary);
     if (options.when?.(result) ?? true) await rename(temporary, path);
     return result;
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    if (e?.path === temporary) e.path = path;
+    throw error;
   } finally {
     await rm(temporary, { force: true }); // after a rename there is nothing left to remove
+    kept();
   }
 }
 

@@ -5,6 +5,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { removeAtExit } from "./temporaryFiles.js";
 
 /** Bytes written and read back at positions, synchronously; `close()` deletes them. */
 export interface SpillFile {
@@ -26,6 +27,7 @@ export function openSpill(prefix: string): SpillFile {
 
 class FileSpill implements SpillFile {
   readonly #dir: string;
+  readonly #kept: () => void;
   #fd: number;
   #end = 0;
 
@@ -37,6 +39,7 @@ class FileSpill implements SpillFile {
       rmSync(this.#dir, { recursive: true, force: true });
       throw error;
     }
+    this.#kept = removeAtExit(this.#dir); // a process that exits first (a signal) deletes it too
   }
 
   write(bytes: Uint8Array, position = this.#end): void {
@@ -55,5 +58,6 @@ class FileSpill implements SpillFile {
     closeSync(this.#fd);
     this.#fd = -1;
     rmSync(this.#dir, { recursive: true, force: true });
+    this.#kept();
   }
 }

@@ -14,6 +14,14 @@ export function describeIoError(error: unknown): string {
     case "EACCES":
     case "EPERM":
       return "permission denied";
+    case "ENOSPC":
+      return "no space left on device";
+    case "EDQUOT":
+      return "disk quota exceeded";
+    case "EFBIG":
+      return "file too large (for the file system, or the limit of ulimit -f)";
+    case "EROFS":
+      return "read-only file system";
     default:
       return e instanceof Error ? e.message : String(error);
   }
@@ -55,11 +63,41 @@ export function wholeNumber(flag: string, min: number): (text: string) => number
   };
 }
 
-/** The size of `file` in bytes, or null when it cannot be read (the command reports that itself). */
+/**
+ * The size of `file` in bytes, or null when it cannot be read (the command reports that itself)
+ * or is no regular file (a named pipe has no size to show progress against).
+ */
 export function sizeOf(file: string): number | null {
   try {
-    return statSync(file).size;
+    const stats = statSync(file);
+    return stats.isFile() ? stats.size : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * A failure to write standard output or standard error (a full disk behind a redirection): the
+ * command ends with this one line and exit 3, like any other output it cannot write.
+ */
+export class OutputError extends Error {
+  override name = "OutputError";
+}
+
+/**
+ * Writes `text` to `stream` (process.stdout or process.stderr). Written to a file, they write
+ * synchronously and a failure is thrown here: it becomes an OutputError naming the stream. (A
+ * pipe's or a terminal's failure comes later, as an 'error' event: see main.ts.)
+ */
+export function writeOut(stream: NodeJS.WriteStream, text: string): void {
+  try {
+    stream.write(text);
+  } catch (error) {
+    throw new OutputError(`cannot write ${streamName(stream)}: ${describeIoError(error)}`);
+  }
+}
+
+/** "standard output" or "standard error". */
+export function streamName(stream: NodeJS.WritableStream): string {
+  return stream === process.stderr ? "standard error" : "standard output";
 }

@@ -3,7 +3,8 @@
 
 import { Command, Option } from "commander";
 import type { Report } from "../report/Report.js";
-import { describeIoError, sizeOf } from "./_io.js";
+import { exitOnInterrupt } from "./_interrupt.js";
+import { describeIoError, sizeOf, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import { readRates } from "./_rates.js";
 import {
@@ -106,6 +107,7 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
   const { convertFile, convertStream } = await import("../convert/convert.js");
   const reportStream = output === "-" ? process.stderr : process.stdout;
   let report: Report;
+  const interruptible = exitOnInterrupt(progress);
   try {
     const destination = output === "-" ? process.stdout : output;
     report =
@@ -115,12 +117,31 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
   } catch (error) {
     progress.done();
     if (error instanceof RangeError) throw new UsageError(error.message);
-    const path = (error as NodeJS.ErrnoException).path;
-    const what = path !== undefined && path === input ? `cannot read ${input}` : `cannot write ${output}`;
+    const what = failedFile(error, input, output);
+    if (what === null) throw error; // not an I/O error: a bug, reported as one
     process.stderr.write(`syncfile: ${what}: ${describeIoError(error)}\n`);
     return EXIT.unreadable;
+  } finally {
+    interruptible();
   }
   progress.done();
-  reportStream.write(renderReport(report, input, flags, reportStream));
+  writeOut(reportStream, renderReport(report, input, flags, reportStream));
   return report.valid ? EXIT.ok : EXIT.invalid;
+}
+
+/**
+ * "cannot read IN" or "cannot write OUT" for an I/O error of a conversion, by the file it names
+ * (the library names the input on a failed read and the output on a failed write); one that
+ * names none failed on standard input or output. Null for an error that is no I/O error.
+ */
+function failedFile(error: unknown, input: string, output: string): string | null {
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.syscall !== "string") return null;
+  const name = (file: string, stream: string) => (file === "-" ? stream : file);
+  if (e.path === undefined) {
+    return e.syscall === "read"
+      ? `cannot read ${name(input, "standard input")}`
+      : `cannot write ${name(output, "standard output")}`;
+  }
+  return e.path === input ? `cannot read ${input}` : `cannot write ${e.path}`;
 }

@@ -5,7 +5,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Command } from "commander";
 import { formatBytes } from "../report/formatText.js";
-import { wholeNumber, writeFailure } from "./_io.js";
+import { wholeNumber, writeFailure, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import { addRemoteOptions, connect, interruptSignal, type RemoteFlags } from "./_remote.js";
 import { EXIT } from "./exitCodes.js";
@@ -59,7 +59,7 @@ async function runDownload(id: number, flags: DownloadFlags): Promise<number> {
       },
     );
     progress?.done();
-    process.stdout.write(`saved ${saved.path} (${formatBytes(saved.bytes)})\n`);
+    writeOut(process.stdout, `saved ${saved.path} (${formatBytes(saved.bytes)})\n`);
     return EXIT.ok;
   } catch (error) {
     progress?.done();

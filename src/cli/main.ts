@@ -6,7 +6,7 @@ import packageJson from "../../package.json" with { type: "json" };
 import { ApiError } from "../client/ApiError.js";
 import { ConnectionError } from "../client/ConnectionError.js";
 import { formatText } from "../report/formatText.js";
-import { useColor } from "./_io.js";
+import { describeIoError, OutputError, streamName, useColor, writeOut } from "./_io.js";
 import { convertCommand } from "./convertCommand.js";
 import { downloadCommand } from "./downloadCommand.js";
 import { EXIT } from "./exitCodes.js";
@@ -49,6 +49,14 @@ export async function main(argv: readonly string[]): Promise<number> {
         ? EXIT.ok
         : EXIT.usage;
     }
+    if (error instanceof OutputError) {
+      try {
+        process.stderr.write(`syncfile: ${error.message}\n`);
+      } catch {
+        // standard error is what failed: the exit code says it
+      }
+      return EXIT.unreadable;
+    }
     if (error instanceof UsageError) {
       process.stderr.write(`syncfile: ${error.message}\n`);
       return EXIT.usage;
@@ -57,7 +65,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       // a request that failed for good: one line, and the service's report when it sent one
       process.stderr.write(`syncfile: ${error.message}\n`);
       if (error instanceof ApiError && error.report)
-        process.stdout.write(formatText(error.report, { color: useColor(process.stdout) }));
+        writeOut(process.stdout, formatText(error.report, { color: useColor(process.stdout) }));
       return EXIT.invalid;
     }
     if ((error as Error).name === "AbortError") {
@@ -72,10 +80,21 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-// a closed pipe (syncfile … | head) is not an error
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw error;
-});
+// A pipe's or a terminal's failure to take what was written comes as an event, after the write:
+// a closed pipe (syncfile … | head) is not an error; any other ends the command as an output it
+// cannot write (one line, exit 3; temporary files go with the exit: temporaryFiles.ts).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    if (stream !== process.stderr) {
+      try {
+        process.stderr.write(`syncfile: cannot write ${streamName(stream)}: ${describeIoError(error)}\n`);
+      } catch {
+        // standard error failed too: the exit code says it
+      }
+    }
+    process.exit(EXIT.unreadable);
+  });
+}
 
 process.exitCode = await main(process.argv.slice(2));

@@ -8,7 +8,7 @@ import { ApiError } from "../client/ApiError.js";
 import type { UploadedFile } from "../client/createClient.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
-import { describeIoError, wholeNumber } from "./_io.js";
+import { describeIoError, wholeNumber, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
   addRemoteOptions,
@@ -116,14 +116,15 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     });
     progress.done();
     if (!outcome.synced) {
-      process.stdout.write(renderReport(outcome.report, file, flags, process.stdout));
+      writeOut(process.stdout, renderReport(outcome.report, file, flags, process.stdout));
       process.stderr.write(
         `syncfile: ${file} was not uploaded: fix its ${outcome.report.counts.error} error${outcome.report.counts.error === 1 ? "" : "s"} and push again\n`,
       );
       return EXIT.invalid;
     }
     const { file: uploaded, summary } = outcome;
-    process.stdout.write(
+    writeOut(
+      process.stdout,
       flags.format === "json"
         ? `${JSON.stringify({ file: uploaded, sync: summary })}\n`
         : describeSync(file, uploaded, summary),
@@ -134,7 +135,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     if (error instanceof ApiError && error.report) {
       // the service found what the local check did not: show it against the local file
       process.stderr.write(`syncfile: ${error.message}\n`);
-      process.stdout.write(renderReport(error.report, file, flags, process.stdout));
+      writeOut(process.stdout, renderReport(error.report, file, flags, process.stdout));
       return EXIT.invalid;
     }
     if (error instanceof ApiError && error.status === 409) {

@@ -13,7 +13,7 @@ import {
 import { watchReports } from "../client/watchReports.js";
 import type { Execution } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";
-import { writeFailure } from "./_io.js";
+import { writeFailure, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
   addRemoteOptions,
@@ -102,12 +102,12 @@ async function runReports(flags: ReportsFlags): Promise<number> {
     onReport: (report: CollectedReport) => {
       progress?.done();
       progress = null;
-      process.stdout.write(describeReport(report));
+      writeOut(process.stdout, describeReport(report));
     },
   };
   try {
     if (!flags.watch) {
-      process.stdout.write(describePass(await collectReports(client, options), flags.limit));
+      writeOut(process.stdout, describePass(await collectReports(client, options), flags.limit));
       return EXIT.ok;
     }
     const intervalMs = flags.interval ?? 60_000;
@@ -122,7 +122,7 @@ async function runReports(flags: ReportsFlags): Promise<number> {
         // the first pass, then only when something changed
         const now = pass.pending.map((e) => e.id).join(",");
         if (pass.downloaded.length > 0 || now !== pending)
-          process.stdout.write(describePass(pass, flags.limit));
+          writeOut(process.stdout, describePass(pass, flags.limit));
         pending = now;
       },
       onError: (error) => process.stderr.write(`syncfile: ${error.message}; trying again at the next poll\n`),

@@ -2,7 +2,7 @@
 
 import { Command } from "commander";
 import type { Report } from "../report/Report.js";
-import { describeIoError, sizeOf } from "./_io.js";
+import { describeIoError, sizeOf, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
   addReportOptions,
@@ -84,9 +84,9 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
     }
     progress.done();
     if (flags.format === "html") pages.push({ report, file });
-    else process.stdout.write(renderReport(report, file, flags, process.stdout));
+    else writeOut(process.stdout, renderReport(report, file, flags, process.stdout));
     if (!report.valid && code === EXIT.ok) code = EXIT.invalid;
   }
-  if (pages.length > 0) process.stdout.write(renderHtml(pages));
+  if (pages.length > 0) writeOut(process.stdout, renderHtml(pages));
   return code;
 }

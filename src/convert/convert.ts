@@ -6,10 +6,10 @@
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pipeline } from "node:stream/promises";
 import type { ByteSource } from "../_internal/byteSource.js";
 import { fileBytes } from "../_internal/fileBytes.js";
 import { replaceFile } from "../_internal/replaceFile.js";
+import { removeAtExit } from "../_internal/temporaryFiles.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { PriceConverter } from "../model/money.js";
 import type { NormalizedValues } from "../model/normalize.js";
@@ -88,7 +88,12 @@ export async function convertFile(
   output: string | NodeJS.WritableStream,
   options: ConvertOptions = {},
 ): Promise<Report> {
-  return convertSource(await fileSource(input), output, { file: input, ...options });
+  const source = await fileSource(input);
+  try {
+    return await convertSource(source, output, { file: input, ...options });
+  } finally {
+    await source.close(); // the pass closes it; not when the conversion failed before it
+  }
 }
 
 /**
@@ -121,17 +126,36 @@ async function convertSource(
     // a stream gets the output only at the end, once the input is known to be valid: until then
     // it waits in a private temporary folder (there is no destination to put it beside)
     const dir = mkdtempSync(join(tmpdir(), "syncfile-convert-"));
+    const kept = removeAtExit(dir);
     const path = join(dir, "output");
     try {
       result = await write(path);
-      if (written(result.report)) await pipeline(createReadStream(path), destination, { end: false });
+      if (written(result.report)) await copyInto(path, destination);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      kept();
     }
   }
   const { report, output } = result;
   report.output = output.describe(outputName, written(report));
   return report;
+}
+
+/**
+ * Writes the file at `path` into `stream`, a chunk at a time; a failure to write rejects, be it
+ * thrown by the write itself (standard output on a full disk writes synchronously) or told to
+ * its callback. The stream is left open.
+ */
+async function copyInto(path: string, stream: NodeJS.WritableStream): Promise<void> {
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 16 })) {
+    await new Promise<void>((resolve, reject) => {
+      try {
+        stream.write(chunk as Uint8Array, (error) => (error ? reject(error) : resolve()));
+      } catch (error) {
+        reject(error);
+      }
+    });
+  }
 }
 
 /** What writing a document gave: the report of its input, and the output written. */
@@ -150,7 +174,7 @@ async function writeDocument(
 ): Promise<WrittenDocument> {
   const fd = openSync(path, "wx");
   try {
-    const output = new DocumentOutput(to, fileBytes(fd), options, prices);
+    const output = new DocumentOutput(to, fileBytes(fd, undefined, path), options, prices);
     return { report: await pass(source, normalizeValidateOptions(options), output.router), output };
   } finally {
     closeSync(fd);

@@ -1,10 +1,10 @@
 // The decoding thread of a JSON pass on two threads: decodes the bytes of the file, which it
-// reads itself, or which the main thread reads from a stream and sends, and sends the text
+// reads itself (through the descriptor the main thread opened), or which the main thread reads from a stream and sends, and sends the text
 // back with its marks (textMarks.ts), a batch a chunk. It reads no further ahead than a couple of batches that the main
 // thread has not scanned yet. See validateParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { readChunks } from "../_internal/readChunks.js";
+import { chunksOf, fdReader } from "../_internal/readChunks.js";
 import { JsonDecoder, type TextSink } from "../json/JsonDecoder.js";
 import { marksOf, type TextMarks } from "../json/textMarks.js";
 import type { Code } from "../report/catalog.js";
@@ -31,9 +31,12 @@ export type FromDecoder =
     }
   | { type: "end"; bytes: number; stopped: boolean };
 
-/** What the main thread gives this one: `path`, the file to read, or null for chunks sent. */
+/**
+ * What the main thread gives this one: `fd`, the descriptor of the open regular file to read
+ * (the main thread closes it once this thread has ended), or null for chunks sent.
+ */
 export interface DecoderData {
-  path: string | null;
+  fd: number | null;
   /** The size of the file's chunks (tests make it small). */
   chunkSize: number | undefined;
 }
@@ -45,7 +48,7 @@ export interface DecoderData {
  */
 const MAX_BATCHES_IN_FLIGHT = 2;
 
-const { path, chunkSize } = workerData as DecoderData;
+const { fd, chunkSize } = workerData as DecoderData;
 const main = parentPort;
 if (!main) throw new Error("json-worker runs only as a worker thread");
 
@@ -100,9 +103,9 @@ const end = () => {
   main.postMessage({ type: "end", bytes: decoder.bytes, stopped: decoder.stopped } satisfies FromDecoder);
 };
 
-/** Reads the file at `path` in this thread. */
-async function read(path: string): Promise<void> {
-  for await (const chunk of readChunks(path, chunkSize)) {
+/** Reads the file open as `fd` in this thread. */
+async function read(fd: number): Promise<void> {
+  for await (const chunk of chunksOf(fdReader(fd), chunkSize)) {
     decoder.push(chunk);
     if (decoder.stopped) break;
     inFlight++;
@@ -128,9 +131,9 @@ main.on("message", (message: ToDecoder) => {
   } else end();
 });
 
-if (path !== null) {
+if (fd !== null) {
   // a failure to read ends the worker with it, which fails the pass in the main thread
-  read(path).catch((error: unknown) => {
+  read(fd).catch((error: unknown) => {
     setImmediate(() => {
       throw error;
     });

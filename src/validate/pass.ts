@@ -3,10 +3,8 @@
 // with the core (checks and collector) and an optional tap that receives each record after the
 // checks. Validation, conversion, normalisation and the server's sync all get their pass here.
 
-import { stat } from "node:fs/promises";
-import { asBytes, type ByteSource } from "../_internal/byteSource.js";
-import { withFileRange } from "../_internal/fileRange.js";
-import { readChunks } from "../_internal/readChunks.js";
+import { open } from "node:fs/promises";
+import { fileRange } from "../_internal/fileRange.js";
 import { withSpooledFile } from "../_internal/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
 import { BatchUsers } from "../csv/RowBatch.js";
@@ -17,9 +15,12 @@ import type { CollectedFindings } from "../report/ReportCollector.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
 import { OnePass } from "./OnePass.js";
 import type { NormalizedValidateOptions } from "./options.js";
+import type { PassSource } from "./passSource.js";
 import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
 import { jsonWorkerAvailable, validateParallel } from "./validateParallel.js";
+
+export { fileSource, type PassSource, streamSource } from "./passSource.js";
 
 /** How a pass ran: in the calling thread, JSON decoded on a worker, or CSV parsed on one. */
 export type PassThreads = "one" | "json-worker" | "csv-worker";
@@ -28,14 +29,6 @@ export type PassThreads = "one" | "json-worker" | "csv-worker";
 export interface PassResult {
   report: Report;
   threads: PassThreads;
-}
-
-/** The bytes of a pass, their size when known (a file's), which decides "auto", and the file's path. */
-export interface PassSource {
-  chunks: AsyncIterable<Uint8Array>;
-  size: number | null;
-  /** The file read, when it is one: a workbook is read from it directly, not from `chunks`. */
-  path: string | null;
 }
 
 /** What a pass does besides checking, and where its worker scripts are. */
@@ -58,16 +51,6 @@ export function parallelFor(parallel: boolean | "auto", size: number | null): bo
   return parallel === "auto" ? size !== null && size >= PARALLEL_FROM : parallel;
 }
 
-/** The file at `path` as a pass's source. */
-export async function fileSource(path: string): Promise<PassSource> {
-  return { chunks: readChunks(path), size: (await stat(path)).size, path };
-}
-
-/** A stream's bytes (strings as UTF-8) as a pass's source, of unknown size. */
-export function streamSource(source: ByteSource): PassSource {
-  return { chunks: asBytes(source), size: null, path: null };
-}
-
 /**
  * How a pass runs here: on a worker thread when asked for (`options.parallel`, "auto" by the
  * source's size) and the built script and a second CPU are there — JSON decoded there, CSV
@@ -84,11 +67,23 @@ export function threadsFor(
   return jsonWorkerAvailable(workers) ? "json-worker" : "one";
 }
 
-/** Runs one pass over `source` and resolves to its report and how it ran. */
+/** Runs one pass over `source` and resolves to its report and how it ran; then closes the source. */
 export async function runPass(
   source: PassSource,
   options: NormalizedValidateOptions,
   pass: PassOptions = {},
+): Promise<PassResult> {
+  try {
+    return await passOver(source, options, pass);
+  } finally {
+    await source.close?.();
+  }
+}
+
+async function passOver(
+  source: PassSource,
+  options: NormalizedValidateOptions,
+  pass: PassOptions,
 ): Promise<PassResult> {
   const threads = threadsFor(options, source, pass);
   const workers = pass.workers ?? WORKERS;
@@ -151,8 +146,17 @@ export async function runPass(
   if (options.format === "xlsx") {
     // loaded here: a JSON or CSV pass does not load the workbook reader
     const { workbookPass } = await import("./workbookPass.js");
-    const read = (path: string) => withFileRange(path, (file) => workbookPass(file, options, tap));
-    const report = source.path ? await read(source.path) : await withSpooledFile(source.chunks, read);
+    const report = source.file
+      ? await workbookPass(fileRange(source.file, source.size ?? 0), options, tap)
+      : await withSpooledFile(source.chunks, async (path) => {
+          const spooled = await open(path, "r");
+          try {
+            const range = fileRange(spooled, (await spooled.stat()).size);
+            return await workbookPass(range, options, tap);
+          } finally {
+            await spooled.close();
+          }
+        });
     return { report, threads };
   }
   const one = new OnePass(options, tap);

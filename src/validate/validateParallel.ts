@@ -1,5 +1,5 @@
 // A JSON pass on two threads: a worker decodes the bytes (JsonDecoder: strict UTF-8), reading
-// the file itself or taking a stream's chunks from this thread, and sends the text back with
+// the file itself (the one this thread opened) or taking a stream's chunks from this thread, and sends the text back with
 // its marks (where its line feeds and key colons are: textMarks.ts); this
 // thread scans it (JsonScanner, plain records read in runs), parses and checks the records
 // (RecordBuilder, ValidationCore) and hands them to the tap. Decoding is the part of the work
@@ -7,6 +7,7 @@
 // report is the same as in one thread.
 
 import { existsSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -32,19 +33,20 @@ export function jsonWorkerAvailable(workers: URL): boolean {
 }
 
 /**
- * Validates the file at `path`, or else `chunks`, with the decoding on a worker thread whose
+ * Validates the open regular `file`, or else `chunks`, with the decoding on a worker thread whose
  * script is built in `workers`; each record goes to `tap` after the checks. Chunks may be
  * reused by the source after each step. `chunkSize`: the file's (tests make it small).
  */
 export async function validateParallel(
-  source: { chunks: AsyncIterable<Uint8Array>; path: string | null },
+  source: { chunks: AsyncIterable<Uint8Array>; file: FileHandle | null },
   options: NormalizedValidateOptions,
   workers: URL,
   tap: ((record: DataRecord) => void) | null = null,
   chunkSize?: number,
 ): Promise<Report> {
   const decoding = new Worker(new URL(JSON_WORKER, workers), {
-    workerData: { path: source.path, chunkSize } satisfies DecoderData,
+    // the worker reads the file through this thread's descriptor: it is not opened again
+    workerData: { fd: source.file?.fd ?? null, chunkSize } satisfies DecoderData,
     // it makes a chunk's text and sends it: a small young generation is enough, and bounds RSS
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
@@ -62,7 +64,17 @@ export async function validateParallel(
         decoding.off("message", take);
         resolve(core.end(stoppedHere, bytes));
       };
+      // a failure here (the tap's write into a full disk) must fail the pass: thrown from an
+      // event handler, it would end the process instead, with the temporary output left behind
       const take = (message: FromDecoder) => {
+        try {
+          handle(message);
+        } catch (error) {
+          decoding.off("message", take);
+          flow.fail(error as Error);
+        }
+      };
+      const handle = (message: FromDecoder) => {
         if (message.type === "end") {
           if (message.bytes > scanned) options.onProgress?.(message.bytes);
           done(message.stopped || stopped(), message.bytes);
@@ -78,12 +90,12 @@ export async function validateParallel(
         options.onProgress?.(scanned);
         // reading stops at a fatal problem: what was read is reported, as in one thread
         if (stopped()) done(true, scanned);
-        if (source.path === null) flow.acknowledged(stopped());
+        if (source.file === null) flow.acknowledged(stopped());
         else if (!stopped()) decoding.postMessage({ type: "ack" } satisfies ToDecoder);
       };
       decoding.on("message", take);
     });
-    if (source.path === null) await forward(source.chunks, decoding, flow);
+    if (source.file === null) await forward(source.chunks, decoding, flow);
     return await flow.or(report);
   } finally {
     core.dispose();

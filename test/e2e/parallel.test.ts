@@ -88,7 +88,7 @@ function comparable(report: library.Report) {
 
 describe("how a pass runs", () => {
   const nothing: AsyncIterable<Uint8Array> = stream([]);
-  const sized = (size: number | null): PassSource => ({ chunks: nothing, size, path: null });
+  const sized = (size: number | null): PassSource => ({ chunks: nothing, size, file: null });
   const threads = (options: ValidateOptions, size: number | null, tap = false, at = workers) =>
     threadsFor(normalizeValidateOptions(options), sized(size), { workers: at, tap: tap ? () => {} : null });
 
