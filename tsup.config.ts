@@ -10,6 +10,8 @@ export default defineConfig({
     "json-worker": "src/validate/_jsonWorker.ts",
     // the CSV reading thread of readCsvParallel
     "csv-worker": "src/validate/_csvWorker.ts",
+    // the embedded database's thread (PGlite), started by repositories/_pgliteThread.ts
+    "pglite-worker": "src/server/repositories/_pgliteWorker.ts",
   },
   format: ["esm"],
   target: "node20",

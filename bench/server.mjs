@@ -192,3 +192,37 @@ export async function timeGets(url, route, times) {
   const sorted = ms.sort((a, b) => a - b);
   return { median: sorted[Math.floor(times / 2)], slowest: sorted.at(-1), body };
 }
+
+/**
+ * Runs `work` while a probe asks the server, one request after the other, for `/openapi.json`
+ * and the state of app account `account` in turn (the one needs nothing of the database, the
+ * other reads it); resolves to what `work` resolved to, and the probe's answers: how many came
+ * while `work` ran and the slowest of them in ms, by route.
+ */
+export async function probeDuring(url, account, work) {
+  const routes = ["/openapi.json", `/v1.0/appAccounts/${account}`];
+  const seen = Object.fromEntries(routes.map((route) => [route, { answers: 0, slowest: 0 }]));
+  let running = true;
+  const probe = (async () => {
+    for (let k = 0; running; k++) {
+      const route = routes[k % routes.length];
+      const started = performance.now();
+      // keys in turn, so that the rate limits (per key) never answer instead
+      const key = KEYS[10 + (k % (KEYS.length - 10))];
+      const r = await fetch(`${url}${route}`, { headers: { authorization: `Bearer ${key}` } });
+      await r.arrayBuffer();
+      const ms = performance.now() - started;
+      if (!running) break; // answered after the work ended: not during it
+      if (r.status !== 200 && r.status !== 404) throw new Error(`probe GET ${route}: ${r.status}`);
+      seen[route].answers++;
+      seen[route].slowest = Math.max(seen[route].slowest, ms);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a user's pace, not a load test
+    }
+  })();
+  try {
+    return { result: await work(), probe: seen };
+  } finally {
+    running = false;
+    await probe;
+  }
+}

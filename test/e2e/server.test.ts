@@ -356,6 +356,20 @@ describe("an app account's users, page by page", () => {
       message: 'after must be the next of the page before, such as 12-99, got "12"',
     });
   });
+
+  it("refuses an offset past 100 000 with a 400 that points at the cursor (deep offsets cost seconds each)", async () => {
+    await sync("s");
+    const deepest = await call(base, "GET", "/v1.0/appAccounts/31/users?offset=100000");
+    expect(deepest.status).toBe(200);
+    expect(deepest.body).toMatchObject({ offset: 100000, users: [], next: null });
+    const deeper = await call(base, "GET", "/v1.0/appAccounts/31/users?offset=100001");
+    expect(deeper.body).toEqual({
+      statusCode: 400,
+      error: "Bad Request",
+      message:
+        "offset goes up to 100000: go further with after, the next of the page before (each page gives it), which costs the same at any depth",
+    });
+  });
 });
 
 describe("the database", () => {

@@ -2,15 +2,17 @@
 // data directory, so there is nothing to install and the same SQL runs on PostgreSQL. PGlite is
 // one connection in one process: the server that opens a data directory holds it (a lock file
 // naming its process) until it closes, and a second server on the same directory is refused
-// in one sentence that points at --database for several instances.
+// in one sentence that points at --database for several instances. PGlite runs on a thread of
+// its own (_pgliteThread.ts): a long statement holds up the statements behind it, never the
+// server's requests that need no database; the lock stays with the server's thread.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PGlite, type Results } from "@electric-sql/pglite";
 import pg from "pg";
+import { type PgliteAnswer, PgliteThread } from "./_pgliteThread.js";
 import { SCHEMA } from "./_schema.js";
 
 /** Something SQL can be sent to: the database, or one transaction. */
@@ -56,30 +58,31 @@ export const TYPES = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-/** The embedded database of a data directory. */
+/** The embedded database of a data directory, on a thread of its own (_pgliteThread.ts). */
 export class Database implements Sql {
-  readonly #db: PGlite;
+  readonly #thread: PgliteThread;
   readonly #lock: string;
+  /** The transaction under way: what is sent meanwhile waits for its end. */
+  #transaction: Promise<void> | null = null;
   #closed = false;
 
-  private constructor(db: PGlite, lock: string) {
-    this.#db = db;
+  private constructor(thread: PgliteThread, lock: string) {
+    this.#thread = thread;
     this.#lock = lock;
   }
 
   /** Opens the database of `dataDir`, created on first use; refused while another server holds it. */
   static async open(dataDir: string): Promise<Database> {
     const lock = holdDataDir(dataDir);
+    let thread: PgliteThread | null = null;
     try {
       const dir = join(dataDir, "db");
       if (!existsSync(join(dir, "PG_VERSION"))) createCluster(dir);
-      const db = await PGlite.create(dir, {
-        postgresqlconf: SETTINGS,
-        parsers: { [INT8]: Number, [NUMERIC]: Number },
-      });
-      await db.exec(SCHEMA);
-      return new Database(db, lock);
+      thread = await PgliteThread.start({ dir, settings: SETTINGS });
+      await thread.send({ op: "exec", sql: SCHEMA });
+      return new Database(thread, lock);
     } catch (error) {
+      await thread?.close();
       rmSync(lock, { force: true });
       held.delete(lock);
       throw error;
@@ -90,31 +93,54 @@ export class Database implements Sql {
     sql: string,
     params: unknown[] = [],
   ): Promise<{ rows: R[]; rowCount: number | null }> {
-    return counted(await this.#db.query<R>(sql, params));
+    while (this.#transaction) await this.#transaction;
+    return counted<R>(await this.#thread.send({ op: "query", sql, params, tx: false }));
   }
 
-  /** Runs `work` in one transaction (PGlite runs nothing else meanwhile). */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.#db.transaction((tx) =>
-      work({
-        query: async <R extends object>(sql: string, params: unknown[] = []) =>
-          counted(await tx.query<R>(sql, params)),
-      }),
-    );
+  /**
+   * Runs `work` in one transaction: what else is sent meanwhile waits for its end (PGlite is one
+   * connection), and what was sent before it runs before it.
+   */
+  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    while (this.#transaction) await this.#transaction;
+    let ended = () => {};
+    this.#transaction = new Promise((resolve) => {
+      ended = resolve;
+    });
+    const thread = this.#thread;
+    try {
+      await thread.send({ op: "begin" });
+      const generation = thread.generation;
+      try {
+        const result = await work({
+          query: async <R extends object>(sql: string, params: unknown[] = []) =>
+            counted<R>(await thread.send({ op: "query", sql, params, tx: true }, generation)),
+        });
+        await thread.send({ op: "commit" }, generation);
+        return result;
+      } catch (error) {
+        await thread.send({ op: "rollback" }, generation).catch(() => {});
+        throw error;
+      }
+    } finally {
+      this.#transaction = null;
+      ended();
+    }
   }
 
-  /** Closes the database and gives the directory up. */
+  /** Closes the database, ends its thread and gives the directory up. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#db.close().catch(() => {});
+    while (this.#transaction) await this.#transaction;
+    await this.#thread.close().catch(() => {});
     rmSync(this.#lock, { force: true });
     held.delete(this.#lock);
   }
 }
 
-function counted<R>(results: Results<R>): { rows: R[]; rowCount: number | null } {
-  return { rows: results.rows, rowCount: results.affectedRows ?? null };
+function counted<R>(answer: PgliteAnswer): { rows: R[]; rowCount: number | null } {
+  return { rows: answer.rows as R[], rowCount: answer.affectedRows };
 }
 
 /** The lock files this process holds (a second open of the same directory is refused too). */

@@ -70,7 +70,8 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
     );
     const syncId = account[0]?.current_sync;
     if (syncId === undefined || syncId === null) return null;
-    // the primary key (sync_id, idx) finds the page: after a position at once, at an offset by counting
+    // the primary key (sync_id, idx) finds the page: after a position at once, at an offset by
+    // counting; the licenses are looked up for the page's users only, not for those it skips
     const [after, offset] = "after" in start ? [start.after, 0] : [-1, start.offset];
     const { rows } = await db.query<{
       idx: number;
@@ -87,8 +88,9 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
        (SELECT json_agg(json_build_object('name', l.name, 'licenseStatus', lu.license_status) ORDER BY l.idx)
           FROM account_license_users lu JOIN account_licenses l ON l.sync_id = lu.sync_id AND l.idx = lu.license_idx
           WHERE lu.sync_id = u.sync_id AND lower(lu.email) = lower(u.email)) AS licenses
-     FROM account_users u WHERE u.sync_id = $1 AND u.status = 'active' AND u.idx > $2
-     ORDER BY u.idx LIMIT $3 OFFSET $4`,
+     FROM (SELECT * FROM account_users WHERE sync_id = $1 AND status = 'active' AND idx > $2
+           ORDER BY idx LIMIT $3 OFFSET $4) u
+     ORDER BY u.idx`,
       [syncId, after, limit + 1, offset],
     );
     const more = rows.length > limit;

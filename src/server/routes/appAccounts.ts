@@ -1,11 +1,18 @@
 // What the syncs made of an app account: its state, and its active users page by page — after
-// a cursor (each page says where the next starts), or at an offset.
+// a cursor (each page says where the next starts), or at an offset (up to MAX_OFFSET).
 
 import type { FastifyInstance } from "fastify";
 import type { AppAccountUsers } from "../../http/operations.js";
 import { badRequest, HttpError } from "../HttpError.js";
 import { route, type ServerContext } from "./_context.js";
 import { cursor, idText, limit1000, offset, parameters } from "./_schemas.js";
+
+/**
+ * The deepest offset answered: the database counts the rows before a page, so one at millions
+ * took seconds of its time (and one key may ask 600 pages a minute); a cursor costs the same
+ * at any depth.
+ */
+export const MAX_OFFSET = 100_000;
 
 const ACCOUNT = parameters({ id: idText("id") }, ["id"]);
 const PAGE = parameters({ limit: limit1000, offset, after: cursor });
@@ -32,6 +39,11 @@ export async function appAccountsRoutes(
     const query = request.query as { limit?: string; offset?: string; after?: string };
     if (query.after !== undefined && query.offset !== undefined) {
       throw badRequest("give after or offset, not both: after (the next of the page before) is the fast one");
+    }
+    if (Number(query.offset ?? 0) > MAX_OFFSET) {
+      throw badRequest(
+        `offset goes up to ${MAX_OFFSET}: go further with after, the next of the page before (each page gives it), which costs the same at any depth`,
+      );
     }
     const limit = Number(query.limit ?? 100);
     const [cursorSync, after] = query.after?.split("-").map(Number) ?? [];
