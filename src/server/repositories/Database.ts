@@ -184,24 +184,6 @@ function holdDataDir(dataDir: string): string {
   }
 }
 
-/** Runs `work` in one transaction on `client`, which it then gives back to its pool. */
-export async function inTransaction<T>(
-  client: pg.PoolClient,
-  work: (tx: Queryable) => Promise<T>,
-): Promise<T> {
-  try {
-    await client.query("BEGIN");
-    const result = await work(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /**
  * Creates the PostgreSQL cluster in `dir`, in a child process: initdb takes some 500 MB that
  * its process never gives back, and a server should not carry that for its whole life.

@@ -66,10 +66,14 @@ export class PgDatabase implements Sql {
     return this.guard(this.pool.query<R>(sql, params));
   }
 
-  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.connect();
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.guard(this.#transaction(work));
+  }
+
+  async #transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
     try {
-      return await this.inTransaction(client, work);
+      return await runTransaction(client, work);
     } finally {
       client.release(); // one the server dropped is not queryable: the pool removes it
     }
@@ -82,19 +86,7 @@ export class PgDatabase implements Sql {
 
   /** Runs `work` in one transaction on `client`, which stays checked out. */
   inTransaction<T>(client: pg.PoolClient, work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.guard(
-      (async () => {
-        await client.query("BEGIN");
-        try {
-          const result = await work(client);
-          await client.query("COMMIT");
-          return result;
-        } catch (error) {
-          await client.query("ROLLBACK").catch(() => {});
-          throw error;
-        }
-      })(),
-    );
+    return this.guard(runTransaction(client, work));
   }
 
   /** `call`'s result; a lost or refused connection becomes an Unavailable, said once in the log. */
@@ -108,9 +100,12 @@ export class PgDatabase implements Sql {
     }
   }
 
-  /** Applies the migrations this database has not had yet, one instance at a time. */
+  /**
+   * Applies the migrations this database has not had yet, one instance at a time. (Before the
+   * server serves: a database that does not answer fails its start, in one line of its own.)
+   */
   async migrate(): Promise<void> {
-    await this.transaction(async (tx) => {
+    await this.#transaction(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
       await tx.query(
         "CREATE TABLE IF NOT EXISTS syncfile_migrations (version int PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
@@ -127,6 +122,19 @@ export class PgDatabase implements Sql {
 
   close(): Promise<void> {
     return this.pool.end();
+  }
+}
+
+/** Runs `work` in one transaction on `client`: committed when it resolves, rolled back when it throws. */
+async function runTransaction<T>(client: pg.PoolClient, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  await client.query("BEGIN");
+  try {
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
   }
 }
 
