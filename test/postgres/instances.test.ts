@@ -166,13 +166,18 @@ describe("instances on one PostgreSQL database", () => {
     const url = (servers[0] as SyncfileServer).url;
     const users = Array.from({ length: 30_000 }, (_, i) => ({ email: `u${i}@example.com` }));
     const holders = users.map(({ email }) => ({ email }));
-    // a date the file's rules accept and PostgreSQL does not (year 0): the users' COPY fails at
-    // the end, while the licenses' and their users' COPYs have all their rows
+    // a row PostgreSQL refuses (a constraint of this test's: the file's rules accept every value
+    // PostgreSQL can store, see server.store.test.ts): the users' COPY fails at the end, while
+    // the licenses' and their users' COPYs have all their rows
+    await queryDatabase(
+      database,
+      "ALTER TABLE account_users ADD CONSTRAINT test_refused CHECK (email <> 'refused@example.com')",
+    );
     const refused = {
-      users: [...users, { email: "y0@example.com", lastUsedDate: "0000-01-01" }],
+      users: [...users, { email: "refused@example.com" }],
       licenses: [{ name: "P", users: holders }],
     };
-    const idFile = await upload(url, "year0.json", JSON.stringify(refused));
+    const idFile = await upload(url, "refused.json", JSON.stringify(refused));
     const failed = await call(url, "PUT", "/v1.0/services/sync/custom", {
       json: { idFile, idAppAccount: 10 },
     });
