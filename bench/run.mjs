@@ -7,7 +7,7 @@
 //   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server, pages, postgres (comma-separated)
 //   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M), on each backend
 //   parts pages and postgres run on PostgreSQL too when it answers (BENCH_POSTGRES_URL).
-//   part postgres: the 1 GB JSON sync on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
+//   part postgres: the 1 GB JSON sync, then again into the same account (replacing its rows), on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
 //   postgres://postgres@127.0.0.1:5432/postgres: a database is created and dropped; skipped when none answers);
 //   BENCH_SYNC_MB=100 for a smaller file, BENCH_SYNC_ROUNDS=3 for more rounds (default 1: the embedded one takes minutes)
 
@@ -301,10 +301,10 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
     line(
       `a sync of ${(data.bytes / 1e6).toFixed(0)} MB JSON (${data.users.toLocaleString("en-US")} users) on each backend (alternating, ${rounds} round${rounds > 1 ? "s" : ""})`,
     );
-    const seconds = { embedded: [], postgres: [] };
+    const seconds = { embedded: { first: [], again: [] }, postgres: { first: [], again: [] } };
     const rss = { embedded: 0, postgres: 0 };
-    // the slowest answer a probe saw during the sync (/openapi.json, and an account's state)
-    const probed = { embedded: 0, postgres: 0 };
+    // the slowest answer a probe saw during each sync (/openapi.json, and an account's state)
+    const probed = { embedded: { first: 0, again: 0 }, postgres: { first: 0, again: 0 } };
     for (let round = 0; round < rounds; round++) {
       for (const backend of ["postgres", "embedded"]) {
         const database =
@@ -313,14 +313,17 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
         else delete process.env.SYNCFILE_DATABASE_URL;
         const server = await startServe(CLI, root);
         try {
-          // the probe asks for an account the sync does not touch: what it waits for is the sync
-          const { result: sync, probe } = await probeDuring(server.url, 999, () =>
-            syncFile(server.url, server.pid, data.path),
-          );
-          const slowest = Math.max(...Object.values(probe).map((p) => p.slowest));
-          probed[backend] = Math.max(probed[backend], slowest);
-          seconds[backend].push(sync.seconds);
-          rss[backend] = Math.max(rss[backend], sync.rss);
+          // the probe asks for an account the sync does not touch: what it waits for is the sync;
+          // the second sync replaces the first's rows (their delete is what froze the embedded one)
+          for (const pass of ["first", "again"]) {
+            const { result: sync, probe } = await probeDuring(server.url, 999, () =>
+              syncFile(server.url, server.pid, data.path),
+            );
+            const slowest = Math.max(...Object.values(probe).map((p) => p.slowest));
+            probed[backend][pass] = Math.max(probed[backend][pass], slowest);
+            seconds[backend][pass].push(sync.seconds);
+            rss[backend] = Math.max(rss[backend], sync.rss);
+          }
         } finally {
           await server.stop();
           delete process.env.SYNCFILE_DATABASE_URL;
@@ -333,9 +336,14 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
       embedded: () => "",
     };
     for (const backend of ["postgres", "embedded"]) {
-      const s = median(seconds[backend]);
+      const s = median(seconds[backend].first);
+      const again = median(seconds[backend].again);
+      const slowest = Math.max(probed[backend].first, probed[backend].again);
       line(
-        `  ${backend.padEnd(9)} ${s.toFixed(1)} s (median), server peak RSS ${mb(rss[backend]).trim()}${targets[backend](s, rss[backend])}; slowest probe answer meanwhile ${probed[backend].toFixed(0)} ms (target ≤ 1000 ms: ${check(probed[backend] <= 1000)})`,
+        `  ${backend.padEnd(9)} ${s.toFixed(1)} s (median), again into the same account ${again.toFixed(1)} s; server peak RSS ${mb(rss[backend]).trim()}${targets[backend](s, rss[backend])}`,
+      );
+      line(
+        `  ${"".padEnd(9)} slowest probe answer during the first sync ${probed[backend].first.toFixed(0)} ms, during the second ${probed[backend].again.toFixed(0)} ms (target ≤ 1000 ms: ${check(slowest <= 1000)})`,
       );
     }
   }

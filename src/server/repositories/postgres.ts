@@ -9,6 +9,7 @@ import pg from "pg";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
 import { DependencyWatch, socketFault } from "../Unavailable.js";
+import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { CopyTextRows } from "./_copy.js";
 import { FILES_PIN, SCHEMA } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
@@ -179,6 +180,12 @@ class PgSyncsRepository extends SqlSyncsRepository {
     );
     const holder = rows[0];
     return { busy: { syncId: holder?.id ?? rejected, startedAt: holder?.started_at ?? new Date() } };
+  }
+
+  /** PostgreSQL deletes a sync's rows in one statement a table: nothing waits behind it (MVCC). */
+  protected override async deleteRows(syncId: number): Promise<void> {
+    for (const table of ACCOUNT_TABLES)
+      await this.db.query(`DELETE FROM ${table.name} WHERE sync_id = $1`, [syncId]);
   }
 
   /** The rows, streamed into their tables with COPY while the pass writes them (_copy.ts). */

@@ -18,8 +18,9 @@ import { processAlive, type Queryable, type Sql } from "./Database.js";
 import type { SyncEnd, SyncRows, SyncsRepository } from "./types.js";
 
 const BATCH = 2000;
-// rows deleted a statement (some 50 ms of the embedded database's time)
-const DELETE_BATCH = 10_000;
+// a sync's rows are deleted at once up to this many, and past it a table's pages this many at a time
+const DELETE_AT_ONCE = 10_000;
+const DELETE_PAGES = 100;
 // rows kept in memory per table; the rest wait in a temporary file
 const MEMORY_ROWS = 50_000;
 
@@ -93,7 +94,7 @@ export class SqlSyncsRepository implements SyncsRepository {
       await this.finish(tx, syncId, "applied", summary);
       return before[0]?.current_sync ?? null;
     });
-    if (previous !== null) await this.#deleteRows(previous);
+    if (previous !== null) await this.deleteRows(previous);
   }
 
   /** Runs the apply of sync `syncId` in one transaction. */
@@ -103,7 +104,7 @@ export class SqlSyncsRepository implements SyncsRepository {
 
   async end(syncId: number, state: SyncEnd): Promise<void> {
     await this.finish(this.db, syncId, state, null);
-    await this.#deleteRows(syncId);
+    await this.deleteRows(syncId);
   }
 
   async release(syncId: number): Promise<void> {
@@ -126,7 +127,7 @@ export class SqlSyncsRepository implements SyncsRepository {
       "UPDATE syncs SET state = 'abandoned', finished_at = now() WHERE id = $1 AND state = 'running'",
       [syncId],
     );
-    await this.#deleteRows(syncId);
+    await this.deleteRows(syncId);
     await this.db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]);
   }
 
@@ -143,17 +144,32 @@ export class SqlSyncsRepository implements SyncsRepository {
     ]);
   }
 
-  async #deleteRows(syncId: number): Promise<void> {
-    // a batch a statement: the embedded database runs one statement at a time, and one that
-    // deleted a large account's rows would hold every request behind it for seconds
+  /**
+   * Deletes the rows of sync `syncId`. The embedded database runs one statement at a time, so a
+   * large account's rows go a range of pages a statement (a TID range scan: each page is read
+   * once, and no statement holds the others back for long; deleting by batches of rows found
+   * afresh each time read the dead rows of the batches before again, and grew with the square
+   * of the rows). A few rows go in one statement.
+   */
+  protected async deleteRows(syncId: number): Promise<void> {
     for (const table of ACCOUNT_TABLES) {
-      let deleted: number | null;
-      do {
-        ({ rowCount: deleted } = await this.db.query(
-          `DELETE FROM ${table.name} WHERE ctid = ANY (ARRAY(SELECT ctid FROM ${table.name} WHERE sync_id = $1 LIMIT ${DELETE_BATCH}))`,
-          [syncId],
-        ));
-      } while (deleted === DELETE_BATCH);
+      const { rows } = await this.db.query<{ few: boolean; pages: number }>(
+        `SELECT (SELECT count(*) FROM (SELECT 1 FROM ${table.name} WHERE sync_id = $1 LIMIT ${DELETE_AT_ONCE + 1}) s) <= ${DELETE_AT_ONCE} AS few,
+                (pg_relation_size('${table.name}') / current_setting('block_size')::int)::int AS pages`,
+        [syncId],
+      );
+      const { few, pages } = rows[0] ?? { few: true, pages: 0 };
+      if (few) {
+        await this.db.query(`DELETE FROM ${table.name} WHERE sync_id = $1`, [syncId]);
+        continue;
+      }
+      // the rows are all on the pages counted: a sync is deleted only once it wrote its last
+      for (let page = 0; page < pages; page += DELETE_PAGES) {
+        await this.db.query(
+          `DELETE FROM ${table.name} WHERE sync_id = $1 AND ctid >= $2::tid AND ctid < $3::tid`,
+          [syncId, `(${page},0)`, `(${page + DELETE_PAGES},0)`],
+        );
+      }
     }
   }
 }
