@@ -45,6 +45,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // two files at a time on two CPUs: most tests wait on servers, processes and databases, and
+    // one at a time (vitest's default here: CPUs - 1) took the suite past 11 minutes
+    maxWorkers: 2,
     // `npm run test:unit` is the inner loop: in-process, seconds, no build needed. `e2e` runs
     // what a user runs: the built CLI and worker threads, servers over real HTTP, processes.
     projects: [
