@@ -39,14 +39,15 @@ const ACCOUNT = 901;
 /** A server on a new database, with the database's URL. */
 async function server(options: { database?: string; redis?: string; storage?: string } = {}) {
   const database = options.database ?? (await createTestDatabase());
+  const data = await dataDir();
   const instance = await startServer({
-    dataDir: await dataDir(),
+    dataDir: data,
     database,
     storage: options.storage ?? (await bucket()).url,
     ...(options.redis ? { redis: options.redis } : {}),
   });
   started.push(instance);
-  return { instance, database };
+  return { instance, database, data };
 }
 
 /** The backends of the database at `url` (not ours) whose last statement is like `pattern`. */
@@ -57,6 +58,16 @@ async function backends(url: string, pattern: string): Promise<number[]> {
     `SELECT pid FROM pg_stat_activity WHERE datname = '${name}' AND pid <> pg_backend_pid() AND query LIKE '${pattern}'`,
   );
   return rows.map((r) => r.pid);
+}
+
+/** Waits until `count` backends of the database at `url` run a statement like `pattern`; their ids. */
+async function awaitBackends(url: string, pattern: string, count: number, what: string): Promise<number[]> {
+  let pids: number[] = [];
+  await waitFor(async () => {
+    pids = await backends(url, pattern);
+    return pids.length === count;
+  }, what);
+  return pids;
 }
 
 async function terminate(url: string, pids: number[]): Promise<void> {
@@ -92,16 +103,11 @@ function expectUnavailable(answer: { status: number; body: Record<string, unknow
 
 describe("a connection PostgreSQL drops during a sync", () => {
   it("mid-COPY: the sync answers 503, the account keeps its state, the instance serves and syncs again", async () => {
-    const { instance, database } = await server();
+    const { instance, database, data } = await server();
     const before = await firstSync(instance.url);
-    const held = await holdSync(instance.url, (await dataDir()) as string, ACCOUNT);
+    const held = await holdSync(instance.url, data, ACCOUNT);
     // the three COPYs open while the file is held back
-    let copies: number[] = [];
-    await waitFor(async () => {
-      copies = await backends(database, "COPY account_%");
-      return copies.length === 3;
-    }, "the sync's three COPYs");
-    await terminate(database, copies);
+    await terminate(database, await awaitBackends(database, "COPY account_%", 3, "the sync's three COPYs"));
     await held.release();
     expectUnavailable(await held.answer);
     expect(await account(instance.url)).toEqual(before);
@@ -111,9 +117,9 @@ describe("a connection PostgreSQL drops during a sync", () => {
   });
 
   it("the connection holding the sync lock: the sync does not apply (another instance may sync now)", async () => {
-    const { instance, database } = await server();
+    const { instance, database, data } = await server();
     const before = await firstSync(instance.url);
-    const held = await holdSync(instance.url, (await dataDir()) as string, ACCOUNT);
+    const held = await holdSync(instance.url, data, ACCOUNT);
     const holder = await backends(database, "SELECT pg_try_advisory_lock%");
     expect(holder).toHaveLength(1);
     await terminate(database, holder);
@@ -143,12 +149,11 @@ describe("a connection PostgreSQL drops during a sync", () => {
       await blocker.query("BEGIN");
       await blocker.query("SELECT * FROM app_accounts WHERE id = $1 FOR UPDATE", [ACCOUNT]);
       const answer = sync(instance.url, await upload(instance.url, "next.json", bigDocument(40)));
-      let applying: number[] = [];
-      await waitFor(async () => {
-        applying = await backends(database, "SELECT current_sync FROM app_accounts%");
-        return applying.length === 1;
-      }, "the apply waiting for the account's row");
-      await terminate(database, applying);
+      const pattern = "SELECT current_sync FROM app_accounts%";
+      await terminate(
+        database,
+        await awaitBackends(database, pattern, 1, "the apply waiting for the account's row"),
+      );
       expectUnavailable(await answer);
     } finally {
       await blocker.query("ROLLBACK");

@@ -45,7 +45,6 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
   let hold: { pattern: RegExp; seen(): void; released: Promise<void> } | null = null;
   const server = createServer((client) => {
     const server = connect(Number(upstream.port), upstream.hostname);
-    sockets.add(client).add(server);
     let cutAfter: number | null = null; // bytes of response left before the cut
     let how: "close" | "reset" = "close";
     let answered = false;
@@ -117,14 +116,7 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
         client.destroySoon();
       }
     });
-    const end = () => {
-      client.destroy();
-      server.destroy();
-      sockets.delete(client);
-      sockets.delete(server);
-    };
-    client.on("close", end).on("error", end);
-    server.on("close", end).on("error", end);
+    pair(client, server, sockets);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address() as { port: number };
@@ -187,16 +179,8 @@ export async function startPassage(host: string, port: number): Promise<Passage>
       return;
     }
     const server = connect(port, host);
-    sockets.add(client).add(server);
     client.pipe(server).pipe(client);
-    const end = () => {
-      client.destroy();
-      server.destroy();
-      sockets.delete(client);
-      sockets.delete(server);
-    };
-    client.on("close", end).on("error", end);
-    server.on("close", end).on("error", end);
+    pair(client, server, sockets);
   });
   await new Promise<void>((resolve) => passage.listen(0, "127.0.0.1", resolve));
   return {
@@ -214,4 +198,17 @@ export async function startPassage(host: string, port: number): Promise<Passage>
         passage.close(() => resolve());
       }),
   };
+}
+
+/** Tracks `client` and `server` in `sockets`; when either ends or fails, both go. */
+function pair(client: Socket, server: Socket, sockets: Set<Socket>): void {
+  sockets.add(client).add(server);
+  const end = () => {
+    client.destroy();
+    server.destroy();
+    sockets.delete(client);
+    sockets.delete(server);
+  };
+  client.on("close", end).on("error", end);
+  server.on("close", end).on("error", end);
 }
