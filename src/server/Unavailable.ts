@@ -34,7 +34,7 @@ export class DependencyWatch {
 
   /** Notes a failure to reach the dependency; returns the error to throw. */
   down(error: unknown): Unavailable {
-    const reason = describe(error);
+    const reason = describeError(error);
     if (!this.#down) {
       this.#down = true;
       this.log(
@@ -73,7 +73,7 @@ export function socketFault(error: unknown): boolean {
 }
 
 /** An error in a few words: its code and message, once each. */
-function describe(error: unknown): string {
+export function describeError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown } | null)?.code;
   const said = typeof code === "string" && code !== "" && !text.includes(code) ? `${code} ${text}` : text;

@@ -19,7 +19,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Upload } from "../repositories/types.js";
-import { DependencyWatch, socketFault } from "../Unavailable.js";
+import { DependencyWatch, describeError, socketFault } from "../Unavailable.js";
 import { parseStorageUrl, type S3Location, StorageError } from "./location.js";
 import { attachment, ObjectChanged, type ObjectStore } from "./types.js";
 
@@ -226,7 +226,5 @@ function reason(error: unknown): string {
     if (status === 403) return "access denied (check AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)";
     return `${error.name}${status ? ` (HTTP ${status})` : ""}`;
   }
-  const text = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown })?.code;
-  return typeof code === "string" && !text.includes(code) ? `${code} ${text}` : text;
+  return describeError(error);
 }
