@@ -36,6 +36,9 @@ export interface SheetContext {
   maxBytes: number;
 }
 
+/** Excel's last column, XFD, 0-based. */
+const LAST_COLUMN = 16_383;
+
 enum In {
   Nothing,
   Value,
@@ -93,6 +96,13 @@ export class SheetRows implements XmlHandler {
         const reference = attributes.r;
         const index = reference === undefined ? -1 : columnIndex(reference);
         this.#column = index >= 0 ? index : this.#column + 1;
+        // the row's cells are an array up to this column: one past Excel's last is damage, and
+        // a damaged reference (`r="ZZZZZZ3"`) would otherwise take the array to millions
+        if (this.#column > LAST_COLUMN) {
+          throw new Error(
+            `a cell (${reference === undefined ? `number ${this.#column + 1} of its row` : JSON.stringify(reference)}) is past the last column, XFD`,
+          );
+        }
         this.#type = attributes.t ?? "n";
         this.#style = Number(attributes.s ?? 0) || 0;
         this.#hasValue = false;

@@ -285,6 +285,28 @@ describe("what is not a workbook", () => {
     expect(report.findings.map((f) => f.code)).toEqual(["xlsx.corrupt"]);
     expect(report.findings[0]?.message).toMatch(/^the workbook cannot be read: /);
   });
+
+  it("a cell past column XFD is damage, found without building a row that long", async () => {
+    // a damaged reference once grew a row's array to 169 M cells and ended the process
+    const good = await toWorkbook(readFileSync(fixture("valid/example.json"), "utf8"));
+    const { unzipSync } = await import("fflate");
+    const parts = unzipSync(readFileSync(good));
+    const sheet = (at: string) =>
+      new TextEncoder().encode(
+        `<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>email</t></is></c><c r="${at}" t="inlineStr"><is><t>x</t></is></c></row></sheetData></worksheet>`,
+      );
+    const path = temp("wide.xlsx");
+    parts["xl/worksheets/sheet1.xml"] = sheet("ZZZZZZ1");
+    writeFileSync(path, zipSync(parts));
+    const past = await validateFile(path);
+    expect(past.findings.map((f) => [f.code, f.message])).toEqual([
+      ["xlsx.corrupt", 'the workbook cannot be read: a cell ("ZZZZZZ1") is past the last column, XFD'],
+    ]);
+    parts["xl/worksheets/sheet1.xml"] = sheet("XFD1");
+    writeFileSync(path, zipSync(parts));
+    const last = await validateFile(path);
+    expect(last.findings.map((f) => f.code)).not.toContain("xlsx.corrupt");
+  });
 });
 
 describe("cells", () => {
