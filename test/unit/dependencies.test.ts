@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { Parser } from "csv-parse";
 import { SaxesParser } from "saxes";
+import semver from "semver";
 import { jsonVerifier } from "stream-json/core/utils/verifier.js";
 import { describe, expect, it } from "vitest";
 import { root } from "../support/paths.js";
@@ -235,5 +236,28 @@ describe("what we use of our dependencies' internals", () => {
         expect(accepts("yesterday")).toBe(false);
       },
     );
+  });
+});
+
+describe("the Node versions package.json promises", () => {
+  it("every package npm ci installs supports them (npm would warn EBADENGINE)", () => {
+    const promised = (
+      JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { engines: { node: string } }
+    ).engines.node;
+    const lock = JSON.parse(readFileSync(`${root}package-lock.json`, "utf8")) as {
+      packages: Record<string, { version?: string; engines?: unknown; optional?: boolean }>;
+    };
+    const refusing: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      const wanted = (entry.engines as { node?: unknown } | undefined)?.node;
+      // a few old packages give engines as an array of strings, which npm ignores
+      if (path === "" || typeof wanted !== "string" || semver.validRange(wanted) === null) continue;
+      if (!semver.subset(promised, wanted)) refusing.push(`${path}@${entry.version}: node ${wanted}`);
+    }
+    expect(
+      refusing,
+      `these packages do not support node ${promised}: pin a release that does (in "overrides" ` +
+        "for a dependency of a dependency), or raise engines.node and say so in the README",
+    ).toEqual([]);
   });
 });
