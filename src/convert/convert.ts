@@ -6,10 +6,10 @@
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ByteSource } from "../_internal/byteSource.js";
-import { fileBytes } from "../_internal/fileBytes.js";
-import { replaceFile } from "../_internal/replaceFile.js";
-import { removeAtExit } from "../_internal/temporaryFiles.js";
+import type { ByteSource } from "../bytes/byteSource.js";
+import { fileBytes } from "../bytes/fileBytes.js";
+import { replaceFile } from "../bytes/replaceFile.js";
+import { removeAtExit } from "../bytes/temporaryFiles.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { PriceConverter } from "../model/money.js";
 import type { NormalizedValues } from "../model/normalize.js";

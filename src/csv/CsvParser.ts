@@ -13,9 +13,9 @@
 // continuing parse, from the first byte after the byte-order mark: in the calling thread, or
 // in the parsing thread of a parallel pass (readCsvParallel).
 
-import { Buffer, isUtf8 } from "../_internal/buffer.js";
-import { findInvalidUtf8, incompleteTail } from "../_internal/utf8.js";
+import { Buffer, isUtf8 } from "../bytes/buffer.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { findInvalidUtf8, incompleteTail } from "../text/utf8.js";
 import { Parser } from "./_csvParse.js";
 
 /** What ends parsing: an oversized record, broken quotes, or bytes that are not UTF-8. */

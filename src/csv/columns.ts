@@ -1,8 +1,8 @@
 // The CSV layout: one row per user–license pair. Canonical columns, the spreadsheet dialect
 // (`Licenses` as a list, statuses in any case), and how a header row maps onto them.
 
-import { looseName, suggest } from "../_internal/suggest.js";
 import { CANONICAL_COLUMNS, type ColumnKey } from "../model/csvColumns.js";
+import { looseName, suggest } from "../text/suggest.js";
 
 export { CANONICAL_COLUMNS, type ColumnKey, LICENSE_COLUMNS, USER_COLUMNS } from "../model/csvColumns.js";
 

@@ -4,7 +4,7 @@
 // thread has not scanned yet. See validateParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
-import { chunksOf, fdReader } from "../_internal/readChunks.js";
+import { chunksOf, fdReader } from "../bytes/readChunks.js";
 import { JsonDecoder, type TextSink } from "../json/JsonDecoder.js";
 import { marksOf, type TextMarks } from "../json/textMarks.js";
 import type { Code } from "../report/catalog.js";

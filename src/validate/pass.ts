@@ -4,8 +4,8 @@
 // checks. Validation, conversion, normalisation and the server's sync all get their pass here.
 
 import { open } from "node:fs/promises";
-import { fileRange } from "../_internal/fileRange.js";
-import { withSpooledFile } from "../_internal/spool.js";
+import { fileRange } from "../bytes/fileRange.js";
+import { withSpooledFile } from "../bytes/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
 import { BatchUsers } from "../csv/RowBatch.js";
 import { checkedByParser } from "../csv/RowUsers.js";

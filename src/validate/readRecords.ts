@@ -1,7 +1,7 @@
 // Iterate the records of a data file as they are parsed: each user, license and license
 // user with its pointer and location, and the reader's own findings (malformed JSON).
 
-import { readChunks } from "../_internal/readChunks.js";
+import { readChunks } from "../bytes/readChunks.js";
 import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import { catalog } from "../report/catalog.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ByteSource } from "../../src/_internal/byteSource.js";
+import type { ByteSource } from "../../src/bytes/byteSource.js";
 import { AsReadRouter } from "../../src/convert/RecordRouter.js";
 import * as library from "../../src/index.js";
 import { formatOf, normalizeValidateOptions, type ValidateOptions } from "../../src/validate/options.js";

@@ -10,7 +10,7 @@ import { root } from "../support/paths.js";
 
 /** Bottom to top; a folder imports only from its own layer's bottom or from layers below. */
 const LAYERS: readonly (readonly string[])[] = [
-  ["_internal", "model", "report", "schema"],
+  ["bytes", "text", "spill", "model", "report", "schema"],
   ["json", "csv"],
   ["xlsx"],
   ["checks"],
