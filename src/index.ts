@@ -1,5 +1,6 @@
 // syncfile: the library. Re-exports only.
 
+export type { BytesOut, TextOut } from "./bytes/TextOut.js";
 export type { Check, CheckContext, FindingSpec } from "./checks/Check.js";
 export { defaultChecks } from "./checks/defaultChecks.js";
 export { Conversion } from "./convert/Conversion.js";
@@ -16,7 +17,7 @@ export type {
   UserRecord,
   ValuePath,
 } from "./model/DataRecord.js";
-export type { BytesOut, DocumentValues, DocumentWriter, TextOut } from "./model/DocumentWriter.js";
+export type { DocumentValues, DocumentWriter } from "./model/DocumentWriter.js";
 export { deriveLicenseStatus, type LicenseStatus } from "./model/deriveLicenseStatus.js";
 export { currencyOf, type MoneyOptions, PriceConverter, type RateTable } from "./model/money.js";
 export {

@@ -2,7 +2,7 @@
 // records come, report out (Validation with a writer). What a browser converts a file with: it
 // writes, byte for byte, what `syncfile convert` writes into its file.
 
-import type { BytesOut } from "../model/DocumentWriter.js";
+import type { BytesOut } from "../bytes/TextOut.js";
 import type { Report } from "../report/Report.js";
 import { OnePass } from "../validate/OnePass.js";
 import { normalizeValidateOptions } from "../validate/options.js";

@@ -3,7 +3,7 @@
 // they are read, as convertFile's do, so the bytes are those `syncfile convert` writes.
 
 import { blobRange } from "../bytes/ByteRange.js";
-import type { BytesOut } from "../model/DocumentWriter.js";
+import type { BytesOut } from "../bytes/TextOut.js";
 import type { Report } from "../report/Report.js";
 import { normalizeWorkbookOptions } from "../validate/options.js";
 import { workbookPass } from "../validate/workbookPass.js";

@@ -6,7 +6,8 @@
 // too); CsvWriter has them quoted by csv-stringify in batches.
 
 import { ChunkedOut } from "../bytes/ChunkedOut.js";
-import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
+import type { TextOut } from "../bytes/TextOut.js";
+import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { SpillList } from "../spill/SpillList.js";
 import { stringify } from "./_csvStringify.js";
 import { escapeFormula, formatList, isFormula } from "./cells.js";

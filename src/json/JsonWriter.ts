@@ -3,7 +3,8 @@
 // that each license is written with its name first and memory stays bounded.
 
 import { ChunkedOut } from "../bytes/ChunkedOut.js";
-import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
+import type { TextOut } from "../bytes/TextOut.js";
+import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { SpillList } from "../spill/SpillList.js";
 
 type Section = "none" | "users" | "licenses";
