@@ -8,8 +8,8 @@
 import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
 import { EmailNumbers } from "./_UserNumbers.js";
-import type { CsvHeader, CsvRow, CsvSink } from "./CsvReader.js";
 import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
+import type { CsvHeader, CsvRow, CsvSink } from "./CsvSink.js";
 
 /**
  * Whether the parsing thread checks the users of license `license` (every other license; the

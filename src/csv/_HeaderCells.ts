@@ -2,7 +2,7 @@
 // split into first and last name, the spreadsheet dialect's statuses in lower case. Shared by
 // the assembler and by the worker thread that tells rows' users apart (readCsvParallel).
 
-import type { CsvHeader, CsvRow } from "./CsvReader.js";
+import type { CsvHeader, CsvRow } from "./CsvSink.js";
 import { listCell, splitList, unescapeFormula } from "./cells.js";
 import { type ColumnKey, USER_COLUMNS } from "./columns.js";
 

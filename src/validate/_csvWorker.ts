@@ -6,8 +6,8 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { ParseFailure, RawRecordSink } from "../csv/CsvParser.js";
 import { CsvParser, type CsvParserOptions } from "../csv/CsvParser.js";
-import type { CsvReaderLimits } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
+import type { CsvReaderLimits } from "../csv/CsvSink.js";
 import { RowBatchWriter } from "../csv/RowBatch.js";
 import { RowUsers } from "../csv/RowUsers.js";
 import type { SourceLocation } from "../report/Finding.js";

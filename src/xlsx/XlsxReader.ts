@@ -5,8 +5,8 @@
 // one finding saying what to do.
 
 import type { ByteRange } from "../bytes/ByteRange.js";
-import type { CsvHeader, CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
+import type { CsvHeader, CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
 import type { Finding, FindingDetails } from "../report/Finding.js";
 import type { Report } from "../report/Report.js";
 import { columnLetters, sheetReference } from "./_cells.js";
