@@ -31,6 +31,7 @@ export {
   normalizeLicenseUser,
   normalizeUser,
 } from "./model/normalize.js";
+export type { ValidateOptions } from "./pass/options.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
 export { excerptFrom, excerptWindow } from "./report/excerptFrom.js";
 export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
@@ -40,7 +41,6 @@ export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from ".
 export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
 export { readExcerpts } from "./report/readExcerpts.js";
 export { knownProperties, schemas } from "./schema/schemas.js";
-export type { ValidateOptions } from "./validate/options.js";
 export { type RecordEvent, type RecordSource, readRecords } from "./validate/readRecords.js";
 export { Validation } from "./validate/Validation.js";
 export {

@@ -13,13 +13,13 @@ import { removeAtExit } from "../bytes/temporaryFiles.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { PriceConverter } from "../model/money.js";
 import type { NormalizedValues } from "../model/normalize.js";
-import type { Report } from "../report/Report.js";
 import {
   type InputFormat,
   type NormalizedValidateOptions,
   normalizeValidateOptions,
-} from "../validate/options.js";
-import { fileSource, type PassSource, runPass, streamSource } from "../validate/pass.js";
+} from "../pass/options.js";
+import { fileSource, type PassSource, runPass, streamSource } from "../pass/runPass.js";
+import type { Report } from "../report/Report.js";
 import { DocumentOutput, routerFor } from "./DocumentOutput.js";
 import { type ConvertOptions, outputFormat, type PipeOptions, priceConverter } from "./options.js";
 import { NormalizingRouter, type RecordRouter } from "./RecordRouter.js";

@@ -4,9 +4,9 @@
 
 import { blobRange } from "../bytes/ByteRange.js";
 import type { BytesOut } from "../bytes/TextOut.js";
+import { normalizeWorkbookOptions } from "../pass/options.js";
+import { workbookPass } from "../pass/workbookPass.js";
 import type { Report } from "../report/Report.js";
-import { normalizeWorkbookOptions } from "../validate/options.js";
-import { workbookPass } from "../validate/workbookPass.js";
 import { DocumentOutput } from "./DocumentOutput.js";
 import { type ConvertOptions, outputFormat, priceConverter } from "./options.js";
 

@@ -48,7 +48,7 @@ export class CsvAssembler implements CsvSink {
 
   /**
    * `users`: which user each row is of, when the thread that parses works that out
-   * (readCsvParallel); by default the assembler keeps the users' emails itself.
+   * (csvParallel); by default the assembler keeps the users' emails itself.
    * `checks`: when only a report is wanted, the license users are checked apart, on two
    * threads: the parsing thread checks the users of every other license (`checkedByParser`),
    * which are only counted here, and `checks` this thread's (as their rows come, or, kept,

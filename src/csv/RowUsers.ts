@@ -1,4 +1,4 @@
-// The users of rows, numbered where the rows are parsed (the worker of readCsvParallel): the
+// The users of rows, numbered where the rows are parsed (the worker of csvParallel): the
 // rows as the assembler will see them (CsvAssembler.row), each one it takes a user from told
 // its user's number, and whether the row defines that user. The emails are kept here. When
 // asked, the users of every other license too (checkedByParser), numbered as the assembler

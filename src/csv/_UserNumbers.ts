@@ -1,6 +1,6 @@
 // Which user each row with an email is of: users are numbered in the order their emails first
 // appear (compared case-insensitively). Worked out in the assembler's thread, or on the worker
-// that parses (readCsvParallel), which hands the numbers over with the rows.
+// that parses (csvParallel), which hands the numbers over with the rows.
 
 import { UserEmails } from "../model/UserEmails.js";
 

@@ -14,6 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["json", "csv"],
   ["xlsx"],
   ["checks"],
+  ["pass"], // the engine every pass runs on: validation, conversion, the server's sync
   ["validate"],
   ["convert"],
   ["http"],

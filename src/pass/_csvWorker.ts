@@ -1,7 +1,7 @@
 // The parsing thread of a parallel CSV pass: parses the bytes the reading thread forwards,
 // as one continuing parse, and sends back one batch of raw records per chunk, in order. It
 // also matches the records to the header, as the reading thread does, to number each row's
-// user (the users' emails are kept here), which it sends along. See readCsvParallel.ts.
+// user (the users' emails are kept here), which it sends along. See csvParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
 import type { ParseFailure, RawRecordSink } from "../csv/CsvParser.js";

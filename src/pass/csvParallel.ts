@@ -7,7 +7,7 @@
 // wanted, the worker also checks the users of every other license (this thread the rest), the
 // first as their rows come, the others after the last row, at the same time as this thread,
 // and sends their findings by license. When the records are written too, the worker checks
-// the users of every license as their rows come, unless there are too many (see pass.ts).
+// the users of every license as their rows come, unless there are too many (see runPass.ts).
 // Two cores are what this machine class has: a second parsing thread only fights the calling
 // one for a core.
 
@@ -56,7 +56,7 @@ export interface CsvReadResult {
  * as their rows come, and what checks this thread's kept ones meanwhile. Chunks may be reused
  * by the source after each step.
  */
-export async function readCsvParallel(
+export async function csvParallel(
   chunks: AsyncIterable<Uint8Array>,
   sink: CsvSink,
   users: BatchUsers,

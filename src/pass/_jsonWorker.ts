@@ -1,7 +1,7 @@
 // The decoding thread of a JSON pass on two threads: decodes the bytes of the file, which it
 // reads itself (through the descriptor the main thread opened), or which the main thread reads from a stream and sends, and sends the text
 // back with its marks (textMarks.ts), a batch a chunk. It reads no further ahead than a couple of batches that the main
-// thread has not scanned yet. See validateParallel.ts.
+// thread has not scanned yet. See jsonParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
 import { chunksOf, fdReader } from "../bytes/readChunks.js";
