@@ -6,10 +6,10 @@ export default defineConfig({
     server: "src/server/index.ts",
     client: "src/client/index.ts",
     cli: "src/cli/main.ts",
-    // the decoding thread of validateParallel, loaded from next to it
-    "json-worker": "src/validate/_jsonWorker.ts",
-    // the CSV reading thread of readCsvParallel
-    "csv-worker": "src/validate/_csvWorker.ts",
+    // the decoding thread of jsonParallel, loaded from next to it
+    "json-worker": "src/pass/_jsonWorker.ts",
+    // the CSV parsing thread of csvParallel
+    "csv-worker": "src/pass/_csvWorker.ts",
     // the embedded database's thread (PGlite), started by repositories/_pgliteThread.ts
     "pglite-worker": "src/server/repositories/_pgliteWorker.ts",
   },

@@ -6,10 +6,11 @@
 // browser bundles of csv-parse and csv-stringify, the ZIP reader); nothing on this path imports a
 // Node module, which test/unit/browser.test.ts holds by bundling it for the browser.
 
+export type { BytesOut } from "./bytes/TextOut.js";
 export { Conversion } from "./convert/Conversion.js";
 export { convertWorkbook } from "./convert/convertWorkbook.js";
 export type { ConvertOptions } from "./convert/options.js";
-export type { BytesOut } from "./model/DocumentWriter.js";
+export type { InputFormat, ValidateOptions } from "./pass/options.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
 export { excerptFrom, excerptWindow } from "./report/excerptFrom.js";
 export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
@@ -17,6 +18,5 @@ export { formatHtml, type HtmlFormatOptions } from "./report/formatHtml.js";
 export { formatJson } from "./report/formatJson.js";
 export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from "./report/formatText.js";
 export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
-export type { InputFormat, ValidateOptions } from "./validate/options.js";
 export { Validation } from "./validate/Validation.js";
 export { validateWorkbook } from "./validate/validateWorkbook.js";

@@ -1,5 +1,6 @@
 // syncfile: the library. Re-exports only.
 
+export type { BytesOut, TextOut } from "./bytes/TextOut.js";
 export type { Check, CheckContext, FindingSpec } from "./checks/Check.js";
 export { defaultChecks } from "./checks/defaultChecks.js";
 export { Conversion } from "./convert/Conversion.js";
@@ -16,7 +17,7 @@ export type {
   UserRecord,
   ValuePath,
 } from "./model/DataRecord.js";
-export type { BytesOut, DocumentValues, DocumentWriter, TextOut } from "./model/DocumentWriter.js";
+export type { DocumentValues, DocumentWriter } from "./model/DocumentWriter.js";
 export { deriveLicenseStatus, type LicenseStatus } from "./model/deriveLicenseStatus.js";
 export { currencyOf, type MoneyOptions, PriceConverter, type RateTable } from "./model/money.js";
 export {
@@ -30,6 +31,7 @@ export {
   normalizeLicenseUser,
   normalizeUser,
 } from "./model/normalize.js";
+export type { ValidateOptions } from "./pass/options.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
 export { excerptFrom, excerptWindow } from "./report/excerptFrom.js";
 export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
@@ -39,7 +41,6 @@ export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from ".
 export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
 export { readExcerpts } from "./report/readExcerpts.js";
 export { knownProperties, schemas } from "./schema/schemas.js";
-export type { ValidateOptions } from "./validate/options.js";
 export { type RecordEvent, type RecordSource, readRecords } from "./validate/readRecords.js";
 export { Validation } from "./validate/Validation.js";
 export {

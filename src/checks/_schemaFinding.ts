@@ -1,10 +1,10 @@
 // Maps an ajv error on one record to a catalog code, the path it concerns and its params.
 
 import type { ErrorObject } from "ajv/dist/2020.js";
-import { suggest } from "../_internal/suggest.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import { type Code, isCode } from "../report/catalog.js";
 import { describeType, showValue } from "../report/describe.js";
+import { suggest } from "../text/suggest.js";
 import type { FindingSpec } from "./Check.js";
 
 const PREFIX = { user: "user", license: "license", licenseUser: "license.user" } as const;

@@ -2,12 +2,12 @@
 // licenses come before the users in the file, the references wait (spilled to disk
 // past 100 000) until every user has been read.
 
-import { FingerprintSet } from "../_internal/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
-import { SpillList } from "../_internal/SpillList.js";
 import type { LicenseUserRecord, Place } from "../model/DataRecord.js";
 import type { UserEmails } from "../model/UserEmails.js";
 import { showValue } from "../report/describe.js";
+import { FingerprintSet } from "../spill/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
+import { SpillList } from "../spill/SpillList.js";
 import type { Check, CheckContext } from "./Check.js";
 
 /** The users of one license kept in the hash table before they go to a compact run (about 18 MB). */

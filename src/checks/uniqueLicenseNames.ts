@@ -1,8 +1,8 @@
 // No two licenses share a name.
 
-import { FingerprintSet } from "../_internal/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
 import { showValue } from "../report/describe.js";
+import { FingerprintSet } from "../spill/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
 import type { Check } from "./Check.js";
 
 /** Reports every license whose name an earlier license already has. */

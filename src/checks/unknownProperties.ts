@@ -1,7 +1,7 @@
 // Properties the service does not know: a warning each, with a did-you-mean hint.
 
-import { suggest } from "../_internal/suggest.js";
 import { knownProperties } from "../schema/schemas.js";
+import { suggest } from "../text/suggest.js";
 import type { Check } from "./Check.js";
 
 const CODES = {

@@ -1,6 +1,6 @@
 // Ctrl-C (SIGINT) or SIGTERM during a command that cannot be aborted part-way (a conversion):
 // the process exits at once, with the shell's code for the signal, and its temporary files
-// go with it (their exit hook: _internal/temporaryFiles.ts); worker threads end with it.
+// go with it (their exit hook: bytes/temporaryFiles.ts); worker threads end with it.
 
 const CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 

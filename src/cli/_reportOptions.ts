@@ -2,6 +2,7 @@
 // format and sheet.
 
 import { type Command, Option } from "commander";
+import { formatOf } from "../pass/options.js";
 import type { Finding } from "../report/Finding.js";
 import { formatGithub } from "../report/formatGithub.js";
 import { formatHtml } from "../report/formatHtml.js";
@@ -10,7 +11,6 @@ import type { Excerpt } from "../report/formatText.js";
 import { formatText } from "../report/formatText.js";
 import type { Report } from "../report/Report.js";
 import { readExcerpts } from "../report/readExcerpts.js";
-import { formatOf } from "../validate/options.js";
 import { useColor, wholeNumber } from "./_io.js";
 import { UsageError } from "./UsageError.js";
 

@@ -4,7 +4,7 @@
 
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { replaceFile } from "../_internal/replaceFile.js";
+import { replaceFile } from "../bytes/replaceFile.js";
 
 /** The file's name in the reports folder. */
 export const STATE_FILE = ".syncfile-reports.json";

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { convertFile } from "../convert/convert.js";
 import type { SyncSummary } from "../http/operations.js";
+import { formatOf, type InputFormat, type ValidateOptions } from "../pass/options.js";
 import type { Report } from "../report/Report.js";
-import { formatOf, type InputFormat, type ValidateOptions } from "../validate/options.js";
 import { validateFile } from "../validate/validate.js";
 import type { Client, SyncOptions, UploadedFile } from "./createClient.js";
 

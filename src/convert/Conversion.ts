@@ -2,10 +2,10 @@
 // records come, report out (Validation with a writer). What a browser converts a file with: it
 // writes, byte for byte, what `syncfile convert` writes into its file.
 
-import type { BytesOut } from "../model/DocumentWriter.js";
+import type { BytesOut } from "../bytes/TextOut.js";
+import { OnePass } from "../pass/OnePass.js";
+import { normalizeValidateOptions } from "../pass/options.js";
 import type { Report } from "../report/Report.js";
-import { OnePass } from "../validate/OnePass.js";
-import { normalizeValidateOptions } from "../validate/options.js";
 import { DocumentOutput } from "./DocumentOutput.js";
 import { type ConvertOptions, outputFormat, priceConverter } from "./options.js";
 

@@ -3,12 +3,13 @@
 // says of the output. convertFile (into a file) and Conversion (into any sink: a browser's) both
 // write through it, so they write the same bytes.
 
+import type { BytesOut } from "../bytes/TextOut.js";
 import { CsvWriter } from "../csv/CsvWriter.js";
 import { JsonWriter } from "../json/JsonWriter.js";
-import type { BytesOut, DocumentWriter } from "../model/DocumentWriter.js";
+import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { PriceConverter } from "../model/money.js";
+import type { InputFormat } from "../pass/options.js";
 import type { ReportOutput } from "../report/Report.js";
-import type { InputFormat } from "../validate/options.js";
 import { XlsxWriter } from "../xlsx/XlsxWriter.js";
 import type { ConvertOptions } from "./options.js";
 import { AsReadRouter, NormalizingRouter, type RecordRouter } from "./RecordRouter.js";

@@ -3,9 +3,6 @@
 // status, so when licenses come before users (JSON allows it) the licenses wait, in a spill
 // list, until every user has been read.
 
-import { FingerprintSet } from "../_internal/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
-import { SpillList } from "../_internal/SpillList.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { PriceConverter } from "../model/money.js";
@@ -17,6 +14,9 @@ import {
   normalizeLicenseUser,
   normalizeUser,
 } from "../model/normalize.js";
+import { FingerprintSet } from "../spill/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
+import { SpillList } from "../spill/SpillList.js";
 
 /** Hands a pass's records to a writer: `end()` after the last, `dispose()` always. */
 export interface RecordRouter {

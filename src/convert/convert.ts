@@ -6,20 +6,20 @@
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ByteSource } from "../_internal/byteSource.js";
-import { fileBytes } from "../_internal/fileBytes.js";
-import { replaceFile } from "../_internal/replaceFile.js";
-import { removeAtExit } from "../_internal/temporaryFiles.js";
+import type { ByteSource } from "../bytes/byteSource.js";
+import { fileBytes } from "../bytes/fileBytes.js";
+import { replaceFile } from "../bytes/replaceFile.js";
+import { removeAtExit } from "../bytes/temporaryFiles.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { PriceConverter } from "../model/money.js";
 import type { NormalizedValues } from "../model/normalize.js";
-import type { Report } from "../report/Report.js";
 import {
   type InputFormat,
   type NormalizedValidateOptions,
   normalizeValidateOptions,
-} from "../validate/options.js";
-import { fileSource, type PassSource, runPass, streamSource } from "../validate/pass.js";
+} from "../pass/options.js";
+import { fileSource, type PassSource, runPass, streamSource } from "../pass/runPass.js";
+import type { Report } from "../report/Report.js";
 import { DocumentOutput, routerFor } from "./DocumentOutput.js";
 import { type ConvertOptions, outputFormat, type PipeOptions, priceConverter } from "./options.js";
 import { NormalizingRouter, type RecordRouter } from "./RecordRouter.js";

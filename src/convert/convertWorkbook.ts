@@ -2,11 +2,11 @@
 // file with. The records of the same workbook pass as Node's (workbookPass) go to the writer as
 // they are read, as convertFile's do, so the bytes are those `syncfile convert` writes.
 
-import { blobRange } from "../_internal/ByteRange.js";
-import type { BytesOut } from "../model/DocumentWriter.js";
+import { blobRange } from "../bytes/ByteRange.js";
+import type { BytesOut } from "../bytes/TextOut.js";
+import { normalizeWorkbookOptions } from "../pass/options.js";
+import { workbookPass } from "../pass/workbookPass.js";
 import type { Report } from "../report/Report.js";
-import { normalizeWorkbookOptions } from "../validate/options.js";
-import { workbookPass } from "../validate/workbookPass.js";
 import { DocumentOutput } from "./DocumentOutput.js";
 import { type ConvertOptions, outputFormat, priceConverter } from "./options.js";
 

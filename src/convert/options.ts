@@ -2,7 +2,7 @@
 // format and the price converter (bad money options fail then, not halfway through the file).
 
 import { type MoneyOptions, PriceConverter } from "../model/money.js";
-import { formatOf, INPUT_FORMATS, type InputFormat, type ValidateOptions } from "../validate/options.js";
+import { formatOf, INPUT_FORMATS, type InputFormat, type ValidateOptions } from "../pass/options.js";
 
 /** Options of a pass that hands the records to a writer. */
 export interface PipeOptions extends ValidateOptions, MoneyOptions {

@@ -12,8 +12,8 @@ import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
 import { UserDefinitions } from "./_UserDefinitions.js";
 import { EmailNumbers, type UserNumbers } from "./_UserNumbers.js";
-import type { CsvHeader, CsvRow, CsvSink } from "./CsvReader.js";
 import { CsvRecord } from "./CsvRecord.js";
+import type { CsvHeader, CsvRow, CsvSink } from "./CsvSink.js";
 import { listCell, numberCell, unescapeFormula } from "./cells.js";
 import { type ColumnKey, LICENSE_COLUMNS, USER_COLUMNS } from "./columns.js";
 import { checkedByParser, checkOrKeep, type LicenseUserCheck } from "./RowUsers.js";
@@ -48,7 +48,7 @@ export class CsvAssembler implements CsvSink {
 
   /**
    * `users`: which user each row is of, when the thread that parses works that out
-   * (readCsvParallel); by default the assembler keeps the users' emails itself.
+   * (csvParallel); by default the assembler keeps the users' emails itself.
    * `checks`: when only a report is wanted, the license users are checked apart, on two
    * threads: the parsing thread checks the users of every other license (`checkedByParser`),
    * which are only counted here, and `checks` this thread's (as their rows come, or, kept,

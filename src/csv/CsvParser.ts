@@ -11,11 +11,11 @@
 // the `api` of csv-parse's Parser, the object its stream wrapper drives
 // (test/dependencies.test.ts pins what is used of it). One parser reads a whole file as one
 // continuing parse, from the first byte after the byte-order mark: in the calling thread, or
-// in the parsing thread of a parallel pass (readCsvParallel).
+// in the parsing thread of a parallel pass (csvParallel).
 
-import { Buffer, isUtf8 } from "../_internal/buffer.js";
-import { findInvalidUtf8, incompleteTail } from "../_internal/utf8.js";
+import { Buffer, isUtf8 } from "../bytes/buffer.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { findInvalidUtf8, incompleteTail } from "../text/utf8.js";
 import { Parser } from "./_csvParse.js";
 
 /** What ends parsing: an oversized record, broken quotes, or bytes that are not UTF-8. */

@@ -2,42 +2,10 @@
 // its records matched to the header (CsvRows). The parallel pass puts the parser on a worker
 // and joins the same two ends.
 
-import type { Code } from "../report/catalog.js";
-import type { FindingDetails, SourceLocation } from "../report/Finding.js";
 import { CsvParser } from "./CsvParser.js";
 import { CsvRows } from "./CsvRows.js";
+import type { CsvReaderLimits, CsvSink } from "./CsvSink.js";
 import { CsvStart } from "./CsvStart.js";
-import type { ColumnKey } from "./columns.js";
-
-/** A data row as read: cells by column index. */
-export interface CsvRow {
-  /** Record number: the header is row 0. */
-  row: number;
-  /** Where the record starts (column 1 of its first line). */
-  loc: SourceLocation;
-  cells: string[];
-}
-
-/** The header: which column each cell index holds (null for unknown columns), and its text. */
-export interface CsvHeader {
-  keys: (ColumnKey | null)[];
-  names: string[];
-  /** Index of each known column. */
-  index: Partial<Record<ColumnKey, number>>;
-  delimiter: string;
-}
-
-/** Receives the header, each row and each finding, in order. */
-export interface CsvSink {
-  header(header: CsvHeader): void;
-  row(row: CsvRow): void;
-  finding(code: Code, details: FindingDetails): void;
-}
-
-/** Limits of the reader. */
-export interface CsvReaderLimits {
-  maxRecordBytes: number;
-}
 
 /** Push-based CSV reader: `push(bytes)`, then `end()`. */
 export class CsvReader {

@@ -1,9 +1,9 @@
 // A record assembled from CSV rows: a user, a license or a license user, placed by row,
 // line and column name (its JSON pointer is where it would be in the JSON document).
 
-import { escapePointer } from "../_internal/pointer.js";
 import type { Place, RecordOfAnyKind, ValuePath } from "../model/DataRecord.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { escapePointer } from "../text/pointer.js";
 
 /** Where a part of the record comes from: the row, and the header name of the column. */
 export interface CsvOrigin {

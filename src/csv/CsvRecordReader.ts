@@ -2,7 +2,8 @@
 
 import type { RecordSink } from "../model/RecordSink.js";
 import { CsvAssembler } from "./CsvAssembler.js";
-import { CsvReader, type CsvReaderLimits } from "./CsvReader.js";
+import { CsvReader } from "./CsvReader.js";
+import type { CsvReaderLimits } from "./CsvSink.js";
 
 /** Push-based CSV record reader: `push(bytes)`, then `end()`. */
 export class CsvRecordReader {

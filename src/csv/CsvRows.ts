@@ -6,7 +6,7 @@
 import { CSV_DATA_FIRST_HINT } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { ParseFailure, RawRecordSink } from "./CsvParser.js";
-import type { CsvHeader, CsvReaderLimits, CsvSink } from "./CsvReader.js";
+import type { CsvHeader, CsvReaderLimits, CsvSink } from "./CsvSink.js";
 import { type ColumnKey, matchHeader } from "./columns.js";
 
 /** Raw records in file order (`record`, `failure`), then `finish()`. */

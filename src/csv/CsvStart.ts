@@ -3,10 +3,10 @@
 // line break chosen from the header line — what the parser of the rest (in this thread or a
 // worker) needs to know.
 
-import { Buffer } from "../_internal/buffer.js";
-import { mayBeSignature, signatureOf } from "../_internal/fileSignature.js";
+import { Buffer } from "../bytes/buffer.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
+import { mayBeSignature, signatureOf } from "../text/fileSignature.js";
 import type { CsvParserOptions } from "./CsvParser.js";
 
 /** The bytes to parse (after any byte-order mark), and how. */

@@ -5,9 +5,10 @@
 // escaped unless told otherwise. CanonicalRows makes the rows (a workbook's writer uses them
 // too); CsvWriter has them quoted by csv-stringify in batches.
 
-import { ChunkedOut } from "../_internal/ChunkedOut.js";
-import { SpillList } from "../_internal/SpillList.js";
-import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
+import { ChunkedOut } from "../bytes/ChunkedOut.js";
+import type { TextOut } from "../bytes/TextOut.js";
+import type { DocumentWriter } from "../model/DocumentWriter.js";
+import { SpillList } from "../spill/SpillList.js";
 import { stringify } from "./_csvStringify.js";
 import { escapeFormula, formatList, isFormula } from "./cells.js";
 import { CANONICAL_COLUMNS, USER_COLUMNS } from "./columns.js";

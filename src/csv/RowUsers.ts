@@ -1,4 +1,4 @@
-// The users of rows, numbered where the rows are parsed (the worker of readCsvParallel): the
+// The users of rows, numbered where the rows are parsed (the worker of csvParallel): the
 // rows as the assembler will see them (CsvAssembler.row), each one it takes a user from told
 // its user's number, and whether the row defines that user. The emails are kept here. When
 // asked, the users of every other license too (checkedByParser), numbered as the assembler
@@ -8,8 +8,8 @@
 import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
 import { EmailNumbers } from "./_UserNumbers.js";
-import type { CsvHeader, CsvRow, CsvSink } from "./CsvReader.js";
 import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
+import type { CsvHeader, CsvRow, CsvSink } from "./CsvSink.js";
 
 /**
  * Whether the parsing thread checks the users of license `license` (every other license; the

@@ -1,8 +1,8 @@
 // A row's cells by column, as the header places them: the formula escape undone, a Name column
 // split into first and last name, the spreadsheet dialect's statuses in lower case. Shared by
-// the assembler and by the worker thread that tells rows' users apart (readCsvParallel).
+// the assembler and by the worker thread that tells rows' users apart (csvParallel).
 
-import type { CsvHeader, CsvRow } from "./CsvReader.js";
+import type { CsvHeader, CsvRow } from "./CsvSink.js";
 import { listCell, splitList, unescapeFormula } from "./cells.js";
 import { type ColumnKey, USER_COLUMNS } from "./columns.js";
 

@@ -2,8 +2,8 @@
 // can be read back together, in row order, after the last row. Binary records, one ByteLog per
 // license; past a memory budget the license holding the most goes to a temporary file.
 
-import { ByteLog, writeText, writeU32 } from "../_internal/ByteLog.js";
-import type { Buffer } from "../_internal/buffer.js";
+import type { Buffer } from "../bytes/buffer.js";
+import { ByteLog, writeText, writeU32 } from "../spill/ByteLog.js";
 import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
 
 /** One license user as its row gives it. */

@@ -2,7 +2,7 @@
 // in a ByteLog (on disk past a budget); an offset kept for every 64th user only, since users
 // are stored in order; the last one read is cached (a user's rows are usually together).
 
-import { ByteLog, writeText, writeU32 } from "../_internal/ByteLog.js";
+import { ByteLog, writeText, writeU32 } from "../spill/ByteLog.js";
 
 /** A user's first row: where it is, and its user cells (email first, then USER_COLUMNS). */
 export interface UserDefinition {

@@ -2,10 +2,10 @@
 // never U+FFFD), a UTF-8 byte-order mark skipped, UTF-16 recognised, and characters split
 // across chunks held back until they are whole.
 
-import { mayBeSignature, signatureOf } from "../_internal/fileSignature.js";
-import { findInvalidUtf8, incompleteTail } from "../_internal/utf8.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
+import { mayBeSignature, signatureOf } from "../text/fileSignature.js";
+import { findInvalidUtf8, incompleteTail } from "../text/utf8.js";
 
 const BOM = [0xef, 0xbb, 0xbf];
 

@@ -13,11 +13,11 @@
 // where one of these does not hold (a nested object, a syntax error, a duplicate key, too
 // deep, too large) is read in smaller steps, down to being captured as above.
 
-import { Buffer } from "../_internal/buffer.js";
-import { escapePointer } from "../_internal/pointer.js";
-import { suggest } from "../_internal/suggest.js";
+import { Buffer } from "../bytes/buffer.js";
 import type { Code } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { escapePointer } from "../text/pointer.js";
+import { suggest } from "../text/suggest.js";
 import { describeChar, diagnoseJson } from "./_diagnose.js";
 import { locationIn } from "./_position.js";
 import { RecordBatch, type RecordSource } from "./_RecordBatch.js";

@@ -2,9 +2,10 @@
 // before it (the JSON reader completes a license only at its end) wait in a spill list, so
 // that each license is written with its name first and memory stays bounded.
 
-import { ChunkedOut } from "../_internal/ChunkedOut.js";
-import { SpillList } from "../_internal/SpillList.js";
-import type { DocumentWriter, TextOut } from "../model/DocumentWriter.js";
+import { ChunkedOut } from "../bytes/ChunkedOut.js";
+import type { TextOut } from "../bytes/TextOut.js";
+import type { DocumentWriter } from "../model/DocumentWriter.js";
+import { SpillList } from "../spill/SpillList.js";
 
 type Section = "none" | "users" | "licenses";
 

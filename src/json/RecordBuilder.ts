@@ -3,10 +3,10 @@
 // numeric ids, duplicate-key warnings, and license objects assembled from their properties.
 // Runs in the thread of the checks, with the scanner.
 
-import { escapePointer } from "../_internal/pointer.js";
 import type { RecordSink } from "../model/RecordSink.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
+import { escapePointer } from "../text/pointer.js";
 import { diagnoseJson } from "./_diagnose.js";
 import { findInJson, members, skipValue } from "./_locate.js";
 import { locationIn } from "./_position.js";

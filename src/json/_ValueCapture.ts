@@ -3,8 +3,8 @@
 // turns out broken (a mismatched bracket, the end of the file). Knows nothing of the document:
 // the scanner decides what a value is for and what a problem is called.
 
-import { utf8Length } from "../_internal/utf8.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { utf8Length } from "../text/utf8.js";
 import { describeChar, diagnoseJson, type LocatedProblem, StreamingDiagnosis } from "./_diagnose.js";
 import { locationIn } from "./_position.js";
 import { type Cursor, DONE, MISMATCH, PRIMITIVE, RUNNING, scanValue, ValueScan } from "./_scanValue.js";

@@ -1,7 +1,7 @@
 // Positions inside a piece of source text whose own start is known.
 
-import { utf8Length } from "../_internal/utf8.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { utf8Length } from "../text/utf8.js";
 
 /** The location of `text[index]`, given the location of `text[0]`. Lines break at LF. */
 export function locationIn(text: string, index: number, start: SourceLocation): SourceLocation {

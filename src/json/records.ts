@@ -1,9 +1,9 @@
 // The records the JSON reader yields, keeping the source text of each so that a finding
 // can be located inside it (only when one is reported).
 
-import { escapePointer } from "../_internal/pointer.js";
 import type { LicenseRecord, Place, RecordOfAnyKind, ValuePath } from "../model/DataRecord.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { escapePointer } from "../text/pointer.js";
 import { findInJson } from "./_locate.js";
 import { locationIn } from "./_position.js";
 import type { RecordSource } from "./_RecordBatch.js";

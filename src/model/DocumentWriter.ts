@@ -32,11 +32,3 @@ export interface DocumentWriter<V extends DocumentValues = DocumentValues> {
   /** After the last piece. */
   end: () => void;
 }
-
-/** Where written text goes: as strings, or encoded as UTF-8 (`{bytes}`: cheaper for a file). */
-export type TextOut = ((chunk: string) => void) | BytesOut;
-
-/** A sink of UTF-8 bytes; a chunk's memory is reused once the call returns (copy it to keep it). */
-export interface BytesOut {
-  bytes(chunk: Uint8Array): void;
-}

@@ -3,8 +3,8 @@
 // 20 bytes a user, however long the emails, for the last 128 k (by default); the ones before
 // about 6.5 bytes, their indexes on disk (FingerprintSet).
 
-import { FingerprintSet } from "../_internal/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../_internal/fingerprint.js";
+import { FingerprintSet } from "../spill/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
 
 /** Users' emails, compared case-insensitively, each with the index of the first user who has it. */
 export class UserEmails {

@@ -2,19 +2,9 @@
 // fixed order; license statuses derived; prices in the display currency; dates as YYYY-MM-DD;
 // empty optional texts left out.
 
+import { USER_DETAILS } from "../schema/userDetails.js";
 import { deriveLicenseStatus, type LicenseStatus } from "./deriveLicenseStatus.js";
 import type { PriceConverter } from "./money.js";
-
-/** A user's properties besides its email, in the order syncfile writes them (JSON and CSV). */
-export const USER_DETAILS = [
-  "id",
-  "firstName",
-  "lastName",
-  "status",
-  "externalStatus",
-  "roles",
-  "lastUsedDate",
-] as const;
 
 /** A user as the service applies it. */
 export interface NormalizedUser {

@@ -1,7 +1,7 @@
 // Every finding code syncfile can emit: title, severity, message template and fix hint.
 // Messages are rendered from these templates; a test proves code and catalog agree.
 
-import { CANONICAL_COLUMNS } from "../model/csvColumns.js";
+import { CANONICAL_COLUMNS } from "../schema/csvColumns.js";
 import type { Severity } from "./Finding.js";
 
 /** One entry of the catalog. Templates use `{name}` placeholders filled from a finding's params. */

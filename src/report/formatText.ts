@@ -132,7 +132,7 @@ export function plural(n: number, word: string): string {
 
 /**
  * A whole number with its thousands grouped, as en-US writes it: "1,234,567" (by hand: the
- * first toLocaleString of a process loads the locale's data, 15 ms of every command's start).
+ * first toLocaleString of a process loads the locale's data, a cost at every command's start).
  */
 export function groupDigits(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString("en-US");

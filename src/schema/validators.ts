@@ -1,6 +1,6 @@
 // The compiled validators of the data file's schemas. They are compiled ahead of time
 // (scripts/compile-schemas.mjs writes _compiled.ts): a process that validates loads neither
-// ajv's compiler nor compiles at its start (about 100 ms less in the thread that checks).
+// ajv's compiler nor compiles at its start, in the thread that checks.
 
 import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import * as compiled from "./_compiled.js";

@@ -9,8 +9,8 @@ import type { SyncSummary } from "../http/operations.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { RateTable } from "../model/money.js";
 import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
+import { parallelFor } from "../pass/runPass.js";
 import type { Report } from "../report/Report.js";
-import { parallelFor } from "../validate/pass.js";
 import type { FilesRepository, SyncRows, SyncsRepository } from "./repositories/types.js";
 import type { ObjectStore } from "./storage/types.js";
 

@@ -2,9 +2,9 @@
 // face of OnePass). What a browser validates a file with: nothing on its path needs Node.
 
 import type { DataRecord } from "../model/DataRecord.js";
+import { OnePass } from "../pass/OnePass.js";
+import { normalizeValidateOptions, type ValidateOptions } from "../pass/options.js";
 import type { Report } from "../report/Report.js";
-import { OnePass } from "./OnePass.js";
-import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
 
 /** One validation pass over one file: `push(bytes)` as they arrive, then `end()` for the report. */
 export class Validation {

@@ -1,13 +1,13 @@
 // Iterate the records of a data file as they are parsed: each user, license and license
 // user with its pointer and location, and the reader's own findings (malformed JSON).
 
-import { readChunks } from "../_internal/readChunks.js";
+import { readChunks } from "../bytes/readChunks.js";
 import { JsonReader } from "../json/JsonReader.js";
 import type { DataRecord } from "../model/DataRecord.js";
+import { normalizeValidateOptions, type ValidateOptions } from "../pass/options.js";
 import { catalog } from "../report/catalog.js";
 import type { Finding } from "../report/Finding.js";
 import { buildFinding } from "../report/ReportCollector.js";
-import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
 
 /** What `readRecords` yields: a record, or a finding of the reader (syntax, encoding, shape). */
 export type RecordEvent = { type: "record"; record: DataRecord } | { type: "finding"; finding: Finding };

@@ -1,13 +1,13 @@
 // Validate a data file from a path, a Node stream or a web stream: thin adapters over
 // runPass (one thread, or more for large files).
 
-import type { ByteSource } from "../_internal/byteSource.js";
+import type { ByteSource } from "../bytes/byteSource.js";
+import { normalizeValidateOptions, type ValidateOptions } from "../pass/options.js";
+import { fileSource, runPass, streamSource } from "../pass/runPass.js";
 import type { Report } from "../report/Report.js";
-import { normalizeValidateOptions, type ValidateOptions } from "./options.js";
-import { fileSource, runPass, streamSource } from "./pass.js";
 import { Validation } from "./Validation.js";
 
-export type { ByteSource } from "../_internal/byteSource.js";
+export type { ByteSource } from "../bytes/byteSource.js";
 
 const encoder = new TextEncoder();
 

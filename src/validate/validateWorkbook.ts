@@ -2,10 +2,10 @@
 // .xlsx file with, where validateFile has no path to read. The same workbook pass as Node's
 // (workbookPass), reading the ZIP from the Blob by position, so the report is validateFile's.
 
-import { blobRange } from "../_internal/ByteRange.js";
+import { blobRange } from "../bytes/ByteRange.js";
+import { normalizeWorkbookOptions, type ValidateOptions } from "../pass/options.js";
+import { workbookPass } from "../pass/workbookPass.js";
 import type { Report } from "../report/Report.js";
-import { normalizeWorkbookOptions, type ValidateOptions } from "./options.js";
-import { workbookPass } from "./workbookPass.js";
 
 /**
  * Validates the workbook (.xlsx) in `blob`, read as a workbook whatever its name; the report

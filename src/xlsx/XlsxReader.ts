@@ -4,9 +4,9 @@
 // finding names its cell as Excel does (`Users!E3`); what is no workbook, or a damaged one, is
 // one finding saying what to do.
 
-import type { ByteRange } from "../_internal/ByteRange.js";
-import type { CsvHeader, CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
+import type { ByteRange } from "../bytes/ByteRange.js";
 import { CsvRows } from "../csv/CsvRows.js";
+import type { CsvHeader, CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
 import type { Finding, FindingDetails } from "../report/Finding.js";
 import type { Report } from "../report/Report.js";
 import { columnLetters, sheetReference } from "./_cells.js";

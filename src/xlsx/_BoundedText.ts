@@ -2,7 +2,7 @@
 // gathered from the pieces the parser hands on up to a limit in UTF-8 bytes: past the limit
 // nothing more is kept, only that there was more, so a huge cell costs no more than the limit.
 
-import { utf8Length } from "../_internal/utf8.js";
+import { utf8Length } from "../text/utf8.js";
 
 /** Text gathered up to `max` UTF-8 bytes. */
 export class BoundedText {

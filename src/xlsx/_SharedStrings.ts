@@ -4,7 +4,7 @@
 // temporary file past a budget, so a workbook of millions of users is read in bounded memory.
 // A string larger than the reader's limit is kept as only that: the cell that uses it says so.
 
-import { ByteLog, writeText } from "../_internal/ByteLog.js";
+import { ByteLog, writeText } from "../spill/ByteLog.js";
 
 const KEPT = 65_536;
 /** The characters the strings kept as strings may hold together (each may be up to the limit). */

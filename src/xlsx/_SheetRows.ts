@@ -6,7 +6,7 @@
 // string index that points nowhere. A cell or a row larger than the limit ends the sheet: its
 // text past the limit is never kept.
 
-import { utf8Length } from "../_internal/utf8.js";
+import { utf8Length } from "../text/utf8.js";
 import { BoundedText } from "./_BoundedText.js";
 import { columnIndex, numberText, serialDate, unescapeText } from "./_cells.js";
 import type { SharedStrings } from "./_SharedStrings.js";

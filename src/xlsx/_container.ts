@@ -2,8 +2,8 @@
 // container — a binary .xls workbook, or an encrypted (password-protected) .xlsx, told apart by
 // the names of the container's streams —, a PDF, text, or nothing at all.
 
-import type { ByteRange } from "../_internal/ByteRange.js";
-import type { FileSignature } from "../_internal/fileSignature.js";
+import type { ByteRange } from "../bytes/ByteRange.js";
+import type { FileSignature } from "../text/fileSignature.js";
 
 const ZIP = [0x50, 0x4b];
 const COMPOUND = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];

@@ -6,7 +6,7 @@
 // not CRC-32s.
 
 import { Inflate } from "fflate";
-import type { ByteRange } from "../_internal/ByteRange.js";
+import type { ByteRange } from "../bytes/ByteRange.js";
 import type { ZipArchive, ZipEntry } from "./_ZipArchive.js";
 
 const END = 0x06054b50;

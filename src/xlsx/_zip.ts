@@ -4,7 +4,7 @@
 
 import { Readable } from "node:stream";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
-import type { ByteRange } from "../_internal/ByteRange.js";
+import type { ByteRange } from "../bytes/ByteRange.js";
 import type { ZipArchive, ZipEntry } from "./_ZipArchive.js";
 
 /** How much of the archive a part's stream reads at a time. */

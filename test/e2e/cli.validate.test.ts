@@ -13,7 +13,7 @@ const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .+:\d+:\d+/);
 describe("syncfile validate", () => {
   it("loads only what its file needs: no schema compiler, workbook reader or converter for JSON", async () => {
     // each package loaded costs every run its time: the schemas are compiled ahead of time, and
-    // the other formats and commands are loaded when used (see src/cli/ and validate/pass.ts)
+    // the other formats and commands are loaded when used (see src/cli/ and src/pass/runPass.ts)
     const json = await packagesLoaded(["validate", valid]);
     expect(json.result.code).toBe(0);
     expect(json.packages).toContain("commander"); // the record sees packages at all

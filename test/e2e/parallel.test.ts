@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { ByteSource } from "../../src/_internal/byteSource.js";
+import type { ByteSource } from "../../src/bytes/byteSource.js";
 import { AsReadRouter } from "../../src/convert/RecordRouter.js";
 import * as library from "../../src/index.js";
-import { formatOf, normalizeValidateOptions, type ValidateOptions } from "../../src/validate/options.js";
+import { formatOf, normalizeValidateOptions, type ValidateOptions } from "../../src/pass/options.js";
 import {
   fileSource,
   PARALLEL_FROM,
@@ -22,7 +22,7 @@ import {
   runPass,
   streamSource,
   threadsFor,
-} from "../../src/validate/pass.js";
+} from "../../src/pass/runPass.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import { csvBytes, csvSpecArb } from "../support/csvText.js";
 import { documentArb, documentBytes, mutationArb, spacesArb } from "../support/jsonAst.js";

@@ -4,7 +4,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ChunkedOut } from "../../src/_internal/ChunkedOut.js";
+import { ChunkedOut } from "../../src/bytes/ChunkedOut.js";
 
 describe("ChunkedOut", () => {
   it("gives a byte sink the UTF-8 of what a string sink gets", () => {

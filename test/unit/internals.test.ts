@@ -4,13 +4,13 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ByteLog, writeText } from "../../src/_internal/ByteLog.js";
-import { FingerprintSet } from "../../src/_internal/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../../src/_internal/fingerprint.js";
-import { SpillList } from "../../src/_internal/SpillList.js";
-import { suggest } from "../../src/_internal/suggest.js";
-import { findInvalidUtf8, incompleteTail, utf8Length } from "../../src/_internal/utf8.js";
 import { validateText } from "../../src/index.js";
+import { ByteLog, writeText } from "../../src/spill/ByteLog.js";
+import { FingerprintSet } from "../../src/spill/FingerprintSet.js";
+import { fingerprint, lastFingerprint } from "../../src/spill/fingerprint.js";
+import { SpillList } from "../../src/spill/SpillList.js";
+import { suggest } from "../../src/text/suggest.js";
+import { findInvalidUtf8, incompleteTail, utf8Length } from "../../src/text/utf8.js";
 import { utf8 } from "../support/chunks.js";
 
 const fp = (s: string, fold = true): [number, number] => {

@@ -1,6 +1,7 @@
 // The layers of src/ point one way, and a `_file` stays in its folder: each import of every
 // module is read (TypeScript's own pre-processor: import, export … from, import()) and held
-// against the order below. A new upward or sideways import fails here, naming the file.
+// against the order below. A new upward or sideways import fails here, naming the file; so does
+// a circle of imports between files, in one folder or across several.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -8,12 +9,20 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { root } from "../support/paths.js";
 
-/** Bottom to top; a folder imports only from its own layer's bottom or from layers below. */
+/**
+ * Bottom to top; a folder imports only from itself or from layers below. Folders that share a
+ * layer do not import each other.
+ */
 const LAYERS: readonly (readonly string[])[] = [
-  ["_internal", "model", "report", "schema"],
+  ["bytes"], // byte input and output: files, chunks, where a writer's bytes go
+  ["text", "spill"], // strings (UTF-8, pointers, suggestions); memory bounded by spilling to disk
+  ["schema"], // the data file's shape: its JSON Schemas, compiled, and the CSV layout's columns
+  ["report"], // findings, their catalog and the report's formats
+  ["model"], // records and what is derived from them
   ["json", "csv"],
   ["xlsx"],
   ["checks"],
+  ["pass"], // the engine every pass runs on: validation, conversion, the server's sync
   ["validate"],
   ["convert"],
   ["http"],
@@ -22,8 +31,6 @@ const LAYERS: readonly (readonly string[])[] = [
   ["."], // src/index.ts and the other entry points: re-exports of everything
   ["web"], // the page syncfile serve shows: on the browser entry (src/browser.ts)
 ];
-/** The bottom layer's folders may use one another: they are the vocabulary of the rest. */
-const SHARED = new Set(LAYERS[0]);
 
 const src = join(root, "src");
 
@@ -57,8 +64,39 @@ function breach(from: string, to: string): string | null {
   const [la, lb] = [layer(a), layer(b)];
   if (la < 0 || lb < 0) return `${la < 0 ? a : b}/ is in no layer: add it to LAYERS`;
   if (lb > la) return `${a}/ is below ${b}/`;
-  if (lb === la && !SHARED.has(a)) return `${a}/ and ${b}/ are side by side`;
+  if (lb === la) return `${a}/ and ${b}/ are side by side`;
   return null;
+}
+
+/**
+ * The circles of imports among `edges` (files of src/): each set of files that reach one another
+ * through their imports (a strongly connected component, Tarjan's), sorted.
+ */
+function circles(edges: readonly { from: string; to: string }[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) as number);
+    stack.push(file);
+    for (const to of next.get(file) ?? []) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file) as number, low.get(to) as number));
+      } else if (stack.includes(to)) {
+        low.set(file, Math.min(low.get(file) as number, index.get(to) as number));
+      }
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component = stack.splice(stack.indexOf(file));
+    if (component.length > 1 || next.get(file)?.includes(file)) found.push(component.sort());
+  };
+  for (const file of [...next.keys()].sort()) if (!index.has(file)) visit(file);
+  return found.sort((x, y) => (x[0] as string).localeCompare(y[0] as string));
 }
 
 describe("layers", () => {
@@ -70,8 +108,25 @@ describe("layers", () => {
     expect(breaches).toEqual([]);
   });
 
+  it("give every folder of src/ one layer", () => {
+    const modules = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const folders = [...new Set(modules.map(folder))];
+    expect(folders.filter((name) => layer(name) < 0)).toEqual([]);
+    const named = LAYERS.flat();
+    expect(named.filter((name, i) => named.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it("leave no circle of imports among the files of src/", () => {
+    const found = circles(imports()).map((files) => `${files.join(", ")} import one another`);
+    expect(found).toEqual([]);
+  });
+
   it("are read right: upward, sideways and private imports are caught", () => {
     expect(breach("csv/CsvAssembler.ts", "checks/Check.ts")).toBe("csv/ is below checks/");
+    expect(breach("bytes/ChunkedOut.ts", "model/DocumentWriter.ts")).toBe("bytes/ is below model/");
+    expect(breach("report/catalog.ts", "model/csvColumns.ts")).toBe("report/ is below model/");
+    expect(breach("text/utf8.ts", "spill/spill.ts")).toBe("text/ and spill/ are side by side");
+    expect(breach("pass/runPass.ts", "validate/validate.ts")).toBe("pass/ is below validate/");
     expect(breach("csv/CsvReader.ts", "json/JsonReader.ts")).toBe("csv/ and json/ are side by side");
     expect(breach("checks/x.ts", "report/_describe.ts")).toBe("report/_describe.ts is private to report/");
     expect(breach("client/x.ts", "server/y.ts")).toBe("client/ and server/ are side by side");
@@ -79,6 +134,26 @@ describe("layers", () => {
     expect(breach("model/DataRecord.ts", "report/Finding.ts")).toBeNull();
     expect(breach("validate/_a.ts", "validate/_b.ts")).toBeNull();
     expect(breach("index.ts", "validate/validate.ts")).toBeNull();
+    expect(breach("server/SyncRunner.ts", "pass/runPass.ts")).toBeNull();
+  });
+
+  it("are read right: a circle is caught, in one folder or across several", () => {
+    const edges = [
+      { from: "csv/CsvReader.ts", to: "csv/CsvRows.ts" },
+      { from: "csv/CsvRows.ts", to: "csv/CsvReader.ts" },
+      { from: "csv/CsvRows.ts", to: "csv/columns.ts" },
+      { from: "a/x.ts", to: "b/y.ts" },
+      { from: "b/y.ts", to: "c/z.ts" },
+      { from: "c/z.ts", to: "a/x.ts" },
+      { from: "a/x.ts", to: "c/z.ts" },
+    ];
+    expect(circles(edges)).toEqual([
+      ["a/x.ts", "b/y.ts", "c/z.ts"],
+      ["csv/CsvReader.ts", "csv/CsvRows.ts"],
+    ]);
+    expect(circles([...edges, { from: "d/w.ts", to: "d/w.ts" }])).toContainEqual(["d/w.ts"]);
+    const oneWay = edges.filter(({ from, to }) => from !== "csv/CsvRows.ts" && to !== "a/x.ts");
+    expect(circles(oneWay)).toEqual([]);
   });
 });
 

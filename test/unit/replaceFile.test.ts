@@ -16,7 +16,7 @@ import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { createFileIfAbsent, replaceFile, temporaryPathBeside } from "../../src/_internal/replaceFile.js";
+import { createFileIfAbsent, replaceFile, temporaryPathBeside } from "../../src/bytes/replaceFile.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-replace-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -7,9 +7,9 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MemorySpill } from "../../src/_internal/MemorySpill.js";
-import { readLines } from "../../src/_internal/readLines.js";
-import { openSpill, type SpillFile } from "../../src/_internal/spill.js";
+import { MemorySpill } from "../../src/spill/MemorySpill.js";
+import { readLines } from "../../src/spill/readLines.js";
+import { openSpill, type SpillFile } from "../../src/spill/spill.js";
 
 const PREFIX = "syncfile-spill-test-";
 const spillDirs = () => readdirSync(tmpdir()).filter((name) => name.startsWith(PREFIX)).length;

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { strFromU8, unzipSync, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import yauzl from "yauzl";
-import { blobRange } from "../../src/_internal/ByteRange.js";
+import { blobRange } from "../../src/bytes/ByteRange.js";
 import { relationshipsPart, targetPart } from "../../src/xlsx/_partNames.js";
 import type { ZipArchive } from "../../src/xlsx/_ZipArchive.js";
 import { ZipParts as BrowserZip } from "../../src/xlsx/_zip.browser.js";

@@ -185,8 +185,8 @@ function holdDataDir(dataDir: string): string {
 }
 
 /**
- * Creates the PostgreSQL cluster in `dir`, in a child process: initdb takes some 500 MB that
- * its process never gives back, and a server should not carry that for its whole life.
+ * Creates the PostgreSQL cluster in `dir`, in a child process: initdb takes memory that its
+ * process never gives back, and a server should not carry that for its whole life.
  */
 function createCluster(dir: string): void {
   mkdirSync(dir, { recursive: true });

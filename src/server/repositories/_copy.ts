@@ -13,8 +13,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { ChunkedOut } from "../../_internal/ChunkedOut.js";
-import { fileBytes } from "../../_internal/fileBytes.js";
+import { ChunkedOut } from "../../bytes/ChunkedOut.js";
+import { fileBytes } from "../../bytes/fileBytes.js";
 import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
 import {
   ACCOUNT_LICENSE_USERS,

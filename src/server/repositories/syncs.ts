@@ -4,9 +4,9 @@
 // as it was. One sync at a time: a lock row naming the holding process, dropped at the next
 // start when its server died.
 
-import { SpillList } from "../../_internal/SpillList.js";
 import type { SyncSummary } from "../../http/operations.js";
 import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import { SpillList } from "../../spill/SpillList.js";
 import {
   ACCOUNT_LICENSE_USERS,
   ACCOUNT_LICENSES,

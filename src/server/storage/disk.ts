@@ -11,7 +11,7 @@ import { rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { replaceFile, temporaryPathBeside } from "../../_internal/replaceFile.js";
+import { replaceFile, temporaryPathBeside } from "../../bytes/replaceFile.js";
 import { createOnce } from "../_createOnce.js";
 import type { FilesRepository, Upload } from "../repositories/types.js";
 import { type ObjectStore, validObjectPath } from "./types.js";

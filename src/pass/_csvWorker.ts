@@ -1,13 +1,13 @@
 // The parsing thread of a parallel CSV pass: parses the bytes the reading thread forwards,
 // as one continuing parse, and sends back one batch of raw records per chunk, in order. It
 // also matches the records to the header, as the reading thread does, to number each row's
-// user (the users' emails are kept here), which it sends along. See readCsvParallel.ts.
+// user (the users' emails are kept here), which it sends along. See csvParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
 import type { ParseFailure, RawRecordSink } from "../csv/CsvParser.js";
 import { CsvParser, type CsvParserOptions } from "../csv/CsvParser.js";
-import type { CsvReaderLimits } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
+import type { CsvReaderLimits } from "../csv/CsvSink.js";
 import { RowBatchWriter } from "../csv/RowBatch.js";
 import { RowUsers } from "../csv/RowUsers.js";
 import type { SourceLocation } from "../report/Finding.js";

@@ -1,5 +1,5 @@
 // A pass over a data file in the calling thread, push-based: the reader of its format (JSON or
-// CSV) feeding the core. Validation and Conversion are its faces, and runPass (validate/pass.ts)
+// CSV) feeding the core. Validation and Conversion are its faces, and runPass (runPass.ts)
 // runs it when no worker thread is asked for; nothing here needs Node (no files, no threads), so
 // a browser build runs the same pass.
 

@@ -1,7 +1,7 @@
 // Temporary files and folders that must not outlive the process. Whoever makes one removes it
 // when done; should the process exit first (process.exit, which the CLI also calls on SIGINT
 // and SIGTERM), the exit hook here removes what is still listed, so that an interrupted
-// conversion leaves no 23 MB `.part` file behind.
+// conversion leaves no half-written `.part` file behind.
 
 import { rmSync } from "node:fs";
 

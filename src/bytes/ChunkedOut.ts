@@ -3,8 +3,8 @@
 // pieces into one string first costs more, most of all once one of them is outside Latin-1
 // (the whole chunk becomes two bytes a character, then is encoded again).
 
-import type { TextOut } from "../model/DocumentWriter.js";
 import { Buffer } from "./buffer.js";
+import type { TextOut } from "./TextOut.js";
 
 const CHUNK = 1 << 16;
 

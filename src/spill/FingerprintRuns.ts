@@ -6,7 +6,7 @@
 // The keys are kept in fixed-size pages of a pool the runs share: a merge gives back its inputs'
 // pages as it reads past them and takes its output's from the same pool, so it never holds two
 // copies, and no dropped array of megabytes waits for a garbage collection (a thread that
-// allocates little has few: the CSV worker peaked 30–50 MB lower with one forced after each spill).
+// allocates little has few: forcing one after each spill lowered the CSV worker's peak).
 
 import { openSpill, type SpillFile } from "./spill.js";
 

@@ -4,8 +4,8 @@
 // checks. Validation, conversion, normalisation and the server's sync all get their pass here.
 
 import { open } from "node:fs/promises";
-import { fileRange } from "../_internal/fileRange.js";
-import { withSpooledFile } from "../_internal/spool.js";
+import { fileRange } from "../bytes/fileRange.js";
+import { withSpooledFile } from "../bytes/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
 import { BatchUsers } from "../csv/RowBatch.js";
 import { checkedByParser } from "../csv/RowUsers.js";
@@ -13,12 +13,12 @@ import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import type { CollectedFindings } from "../report/ReportCollector.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
+import { csvParallel, csvWorkerAvailable } from "./csvParallel.js";
+import { jsonParallel, jsonWorkerAvailable } from "./jsonParallel.js";
 import { OnePass } from "./OnePass.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import type { PassSource } from "./passSource.js";
-import { csvWorkerAvailable, readCsvParallel } from "./readCsvParallel.js";
 import { ValidationCore } from "./ValidationCore.js";
-import { jsonWorkerAvailable, validateParallel } from "./validateParallel.js";
 
 export { fileSource, type PassSource, streamSource } from "./passSource.js";
 
@@ -89,7 +89,7 @@ async function passOver(
   const workers = pass.workers ?? WORKERS;
   const tap = pass.tap ?? null;
   if (threads === "json-worker") {
-    return { report: await validateParallel(source, options, workers, tap, pass.chunkSize), threads };
+    return { report: await jsonParallel(source, options, workers, tap, pass.chunkSize), threads };
   }
   if (threads === "csv-worker") {
     const core = new ValidationCore(options, tap);
@@ -116,7 +116,7 @@ async function passOver(
       },
     };
     try {
-      const read = await readCsvParallel(
+      const read = await csvParallel(
         source.chunks,
         assembler,
         users,

@@ -1,7 +1,7 @@
 // A sink of bytes that is an open file: what a conversion's writer writes into.
 
 import { writeSync } from "node:fs";
-import type { BytesOut } from "../model/DocumentWriter.js";
+import type { BytesOut } from "./TextOut.js";
 
 /**
  * A sink that writes every byte it is given to the open file `fd`, then calls `written`. A

@@ -37,7 +37,7 @@ export function jsonWorkerAvailable(workers: URL): boolean {
  * script is built in `workers`; each record goes to `tap` after the checks. Chunks may be
  * reused by the source after each step. `chunkSize`: the file's (tests make it small).
  */
-export async function validateParallel(
+export async function jsonParallel(
   source: { chunks: AsyncIterable<Uint8Array>; file: FileHandle | null },
   options: NormalizedValidateOptions,
   workers: URL,

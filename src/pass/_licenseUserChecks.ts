@@ -1,5 +1,5 @@
 // A CSV file's license users checked on two threads at once (the assembler's and
-// readCsvParallel's worker, each with its own licenses: checkedByParser), by the same checks
+// csvParallel's worker, each with its own licenses: checkedByParser), by the same checks
 // as the rest of the file: the first half-million of each thread as their rows come, the rest,
 // kept meanwhile, after the last row, license by license (what the checks hold for the
 // first part stays bounded). Their findings are collected license by license, and the

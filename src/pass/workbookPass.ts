@@ -2,7 +2,7 @@
 // the core), each finding then placed in its cell. The one workbook pass there is: runPass
 // gives it a file's bytes in Node, validateWorkbook and convertWorkbook a Blob's in a browser.
 
-import type { ByteRange } from "../_internal/ByteRange.js";
+import type { ByteRange } from "../bytes/ByteRange.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";

@@ -2,8 +2,8 @@
 // JSON worker reads it through that one opening), or a stream's bytes.
 
 import { type FileHandle, open } from "node:fs/promises";
-import { asBytes, type ByteSource } from "../_internal/byteSource.js";
-import { chunksOf } from "../_internal/readChunks.js";
+import { asBytes, type ByteSource } from "../bytes/byteSource.js";
+import { chunksOf } from "../bytes/readChunks.js";
 
 /** The bytes of a pass, their size when known (a regular file's), which decides "auto", and the file. */
 export interface PassSource {

@@ -30,8 +30,8 @@ export class ValidationCore {
    * The users' emails seen, shared by the duplicate-email and the license-user check. A JSON
    * file's users are all registered here (a CSV file's reader keeps its own, and this stays
    * empty): the first 512 k stay in the hash table, where every later user and license user is
-   * looked up without searching the compact runs (a 100 MB file of 254 k users: 5% faster;
-   * 4.4 M users: 6 MB more at the peak).
+   * looked up without searching the compact runs: faster for the files most have, for a little
+   * more memory at the peak of a file of millions.
    */
   readonly #emails = new UserEmails(JSON_EMAILS_IN_TABLE);
 

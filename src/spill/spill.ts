@@ -5,7 +5,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { removeAtExit } from "./temporaryFiles.js";
+import { removeAtExit } from "../bytes/temporaryFiles.js";
 
 /** Bytes written and read back at positions, synchronously; `close()` deletes them. */
 export interface SpillFile {

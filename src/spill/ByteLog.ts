@@ -2,7 +2,7 @@
 // millions of them cost the garbage collector nothing), read back in order or by offset. Past
 // a memory budget the owner calls spill(): whole pages move to a temporary file.
 
-import { Buffer } from "./buffer.js";
+import { Buffer } from "../bytes/buffer.js";
 import { openSpill, type SpillFile } from "./spill.js";
 
 const MIN_PAGE = 4096;

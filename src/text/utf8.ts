@@ -1,7 +1,7 @@
 // Strict UTF-8 helpers: where a chunk can be cut without splitting a character,
 // and where the first invalid byte is (TextDecoder only says "invalid").
 
-import { isUtf8 } from "./buffer.js";
+import { isUtf8 } from "../bytes/buffer.js";
 
 /**
  * Bytes at the end of `bytes` that start a character not yet complete (0–3), to keep back

@@ -7,7 +7,7 @@
 // wanted, the worker also checks the users of every other license (this thread the rest), the
 // first as their rows come, the others after the last row, at the same time as this thread,
 // and sends their findings by license. When the records are written too, the worker checks
-// the users of every license as their rows come, unless there are too many (see pass.ts).
+// the users of every license as their rows come, unless there are too many (see runPass.ts).
 // Two cores are what this machine class has: a second parsing thread only fights the calling
 // one for a core.
 
@@ -15,8 +15,8 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { CsvReaderLimits, CsvSink } from "../csv/CsvReader.js";
 import { CsvRows } from "../csv/CsvRows.js";
+import type { CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
 import { CsvStart } from "../csv/CsvStart.js";
 import { type BatchUsers, type RowBatch, replayRows } from "../csv/RowBatch.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
@@ -26,7 +26,7 @@ import { Flow } from "./_flow.js";
 const MAX_CHUNKS_IN_FLIGHT = 16;
 /**
  * The worker's young generation (MB): room for the short-lived strings of csv-parse and the
- * license users' checks (16 made a 100 MB conversion's peak RSS about 10 MB larger, no faster).
+ * license users' checks (a larger one raised a conversion's peak RSS, and gained no speed).
  */
 const YOUNG_GENERATION_MB = 8;
 
@@ -56,7 +56,7 @@ export interface CsvReadResult {
  * as their rows come, and what checks this thread's kept ones meanwhile. Chunks may be reused
  * by the source after each step.
  */
-export async function readCsvParallel(
+export async function csvParallel(
   chunks: AsyncIterable<Uint8Array>,
   sink: CsvSink,
   users: BatchUsers,

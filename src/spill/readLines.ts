@@ -1,6 +1,6 @@
 // The lines of a spill file, read in blocks (never the whole file at once). Each block is decoded
 // up to its last line break, the rest kept for the next: a line break never falls inside a
-// character, and decoding whole lines is twice as fast as a streaming TextDecoder.
+// character, and decoding whole lines is faster than a streaming TextDecoder.
 
 import type { SpillFile } from "./spill.js";
 

@@ -1,7 +1,7 @@
 // The columns of the CSV layout (one row per user–license pair): what the reader matches a
 // header against, what the writer writes, and what the catalog's hints name.
 
-import { USER_DETAILS } from "./normalize.js";
+import { USER_DETAILS } from "./userDetails.js";
 
 /** What a column holds. `licenses` is the spreadsheet dialect's comma-separated list of names. */
 export type ColumnKey =

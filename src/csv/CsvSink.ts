@@ -1,0 +1,37 @@
+// What the CSV reader hands on and what bounds it: the header, a row, the sink that receives
+// them, the limits. A file of their own, not CsvReader.ts: CsvRows, which CsvReader drives,
+// needs them too, and the two would import each other.
+
+import type { Code } from "../report/catalog.js";
+import type { FindingDetails, SourceLocation } from "../report/Finding.js";
+import type { ColumnKey } from "./columns.js";
+
+/** A data row as read: cells by column index. */
+export interface CsvRow {
+  /** Record number: the header is row 0. */
+  row: number;
+  /** Where the record starts (column 1 of its first line). */
+  loc: SourceLocation;
+  cells: string[];
+}
+
+/** The header: which column each cell index holds (null for unknown columns), and its text. */
+export interface CsvHeader {
+  keys: (ColumnKey | null)[];
+  names: string[];
+  /** Index of each known column. */
+  index: Partial<Record<ColumnKey, number>>;
+  delimiter: string;
+}
+
+/** Receives the header, each row and each finding, in order. */
+export interface CsvSink {
+  header(header: CsvHeader): void;
+  row(row: CsvRow): void;
+  finding(code: Code, details: FindingDetails): void;
+}
+
+/** Limits of the reader. */
+export interface CsvReaderLimits {
+  maxRecordBytes: number;
+}
