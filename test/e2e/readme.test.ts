@@ -181,4 +181,21 @@ describe("the pages", () => {
     const text = read(page);
     for (const flag of flags) expect(text, `${flag} on ${page}`).toMatch(new RegExp(`\`[^\`]*${flag}[ \`<]`));
   });
+
+  it.each(Object.entries(optionsPage))(
+    "give every choice of %s's options in its usage on %s",
+    async (command, page) => {
+      const help = (await runCli([command, "--help"])).stdout;
+      // an option's entry runs to the next option, its description wrapped over several lines
+      const entries = help.split(/\n(?=\s+-)/).map((entry) => entry.replace(/\s+/g, " "));
+      const choices = entries.flatMap((entry) => {
+        const flag = /^ (?:-\w, )?(--[a-z-]+)/.exec(entry)?.[1];
+        const list = /\(choices: ([^)]*?)(?:, default: [^)]*)?\)/.exec(entry)?.[1];
+        return flag && list ? [`${flag} ${[...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]).join("|")}`] : [];
+      });
+      const usage = blocks(page, "").find((b) => b.body.includes(`syncfile ${command} `))?.body ?? "";
+      expect(usage, `the usage of ${command} on ${page}`).not.toBe("");
+      for (const option of choices) expect(usage.replace(/\s+/g, " "), command).toContain(option);
+    },
+  );
 });
