@@ -96,8 +96,26 @@ describe("README", () => {
     expect(quick).toMatch(
       /^```sh\nnpm ci && npx syncfile validate fixtures\/valid\/example\.json\nnpm test\n```$/m,
     );
-    expect(quick).toContain("SYNCFILE_REQUIRE_BROWSER=1");
-    expect(quick).toContain("SYNCFILE_REQUIRE_POSTGRES=1");
+    // what npm test needs, how to make it required, and the line each part prints when skipped
+    for (const [name, requiredIn, skippedIn, skipped] of [
+      [
+        "SYNCFILE_REQUIRE_BROWSER",
+        "test/support/browser.ts",
+        "test/e2e/web.test.ts",
+        "the page's browser tests are skipped: ",
+      ],
+      [
+        "SYNCFILE_REQUIRE_POSTGRES",
+        "vitest.config.ts",
+        "vitest.config.ts",
+        "the PostgreSQL suite (e2e-postgres) is skipped: ",
+      ],
+    ] as const) {
+      expect(quick).toContain(`\`${name}=1\``);
+      expect(read(requiredIn)).toContain(`process.env.${name} === "1"`);
+      expect(read(skippedIn)).toContain(`\`${skipped}\${`);
+      expect(quick).toContain(`\`${skipped}`);
+    }
     expect((await runShell("syncfile validate fixtures/valid/example.json")).code).toBe(0);
   });
 
