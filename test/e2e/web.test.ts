@@ -127,7 +127,7 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       await page.setInputFiles("#file", fixture(`invalid/${name}`));
       const source = page.locator("#result tbody.findings tr pre").first();
       await source.waitFor();
-      // the README's example: line 10, column 20
+      // the example of docs/validate.md (--format github): line 10, column 20
       expect(await page.locator("#result tbody.findings tr td code").first().textContent()).toBe("10:20");
       expect(await source.locator(".gutter").textContent()).toBe("10 | ");
       expect(await source.locator("mark").textContent()).toBe('"');

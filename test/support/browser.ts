@@ -48,7 +48,7 @@ export async function openPage(
 
 /**
  * Saves what `page` shows as `name`.png in $SYNCFILE_SCREENSHOTS, when set (`npm run
- * screenshots` sets it to docs/, for the README).
+ * screenshots` sets it to docs/, for docs/page.md).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   const dir = process.env.SYNCFILE_SCREENSHOTS;

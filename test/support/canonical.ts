@@ -1,9 +1,9 @@
-// A data document up to the equivalences the README states, for comparing round trips.
+// A data document up to the equivalences docs/csv-and-workbooks.md states, for comparing round trips.
 
 const OPTIONAL_TEXT = ["id", "firstName", "lastName", "externalStatus", "lastUsedDate"];
 
 /**
- * The document up to the equivalences the README states: key order; an empty optional text
+ * The document up to the equivalences docs/csv-and-workbooks.md states: key order; an empty optional text
  * is the same as none (a CSV cell cannot tell them apart); a license with `users: []` is
  * the same as one without users.
  */

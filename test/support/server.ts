@@ -187,7 +187,7 @@ export async function call(
 }
 
 /**
- * The upload procedure (README: "`syncfile serve`: the service on your machine", its endpoints):
+ * The upload procedure (docs/serve.md, its endpoints):
  * upload URL, PUT to storage, register; resolves to the file id.
  */
 export async function upload(
