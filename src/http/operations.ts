@@ -1,7 +1,6 @@
 // The HTTP interface the server serves and the client calls: each operation with its method,
 // path and rate limit (per API key, per minute), the file types, and the shapes both agree
-// on. The README lists them under "`syncfile serve`: the service on your machine" (Endpoints),
-// and where they are guesses, under "Decisions where the interface document is silent".
+// on. docs/serve.md lists them (Endpoints), and docs/decisions.md says where they are guesses.
 
 /** The operations of the interface, by name. */
 export const OPERATIONS = {

@@ -1,6 +1,6 @@
-// Reading the service's answers tolerantly (the README's "Tolerant reading", in "`syncfile
-// push`, `download`, `reports`: the client"): the upload parameters wrapped or flat, every
-// array-valued `…Executions` key as a bucket, the report's file id found by its name.
+// Reading the service's answers tolerantly ("Tolerant reading" in docs/push-download-reports.md):
+// the upload parameters wrapped or flat, every array-valued `…Executions` key as a bucket, the
+// report's file id found by its name.
 // Where our server and the real service differ in a guess, the client (and the page) keep working.
 
 import type { Execution, ExecutionState, UploadFileParameters } from "./operations.js";
