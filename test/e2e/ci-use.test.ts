@@ -1,9 +1,9 @@
-// Drop-in CI use: the GitHub Action (action.yml) runs its command here as GitHub would, on the
-// built CLI.
+// Drop-in CI use: the GitHub Action (action.yml) and the pre-commit hook (.pre-commit-hooks.yaml)
+// run their commands here as GitHub and pre-commit would, on the built CLI.
 
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { runProcess } from "../support/cli.js";
@@ -124,5 +124,80 @@ describe("the GitHub Action", () => {
     const empty = await runValidateStep({ files: " \n" });
     expect(empty.code).toBe(2);
     expect(empty.stdout).toContain("::error title=syncfile::the files input names no file");
+  });
+});
+
+interface Hook {
+  id: string;
+  name: string;
+  entry: string;
+  language: string;
+  files: string;
+  pass_filenames: boolean;
+}
+
+// the keys pre-commit reads from a hook definition (pre-commit.com, "Creating new hooks")
+const HOOK_KEYS = new Set([
+  "id",
+  "name",
+  "entry",
+  "language",
+  "files",
+  "exclude",
+  "types",
+  "types_or",
+  "exclude_types",
+  "always_run",
+  "fail_fast",
+  "verbose",
+  "pass_filenames",
+  "require_serial",
+  "description",
+  "language_version",
+  "minimum_pre_commit_version",
+  "args",
+  "stages",
+]);
+
+describe("the pre-commit hook", () => {
+  const hooks = parse(readFileSync(`${root}.pre-commit-hooks.yaml`, "utf8")) as Hook[];
+  const hook = hooks.find((h) => h.id === "syncfile-validate") as Hook;
+
+  /**
+   * Runs the hook as pre-commit does: the staged names its `files` pattern matches appended to
+   * the entry, the entry's command a bin of the installed package (npm links it on PATH).
+   */
+  function runHook(staged: string[]) {
+    const bin = mkdtempSync(join(tmpdir(), "syncfile-hook-"));
+    const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8"));
+    const [command = "", ...args] = hook.entry.split(/\s+/);
+    symlinkSync(join(root, manifest.bin[command]), join(bin, command));
+    const files = staged.filter((name) => new RegExp(hook.files).test(name));
+    return runProcess(command, [...args, ...files], {
+      env: { ...process.env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}` },
+    });
+  }
+
+  it("is a node hook that runs syncfile validate on the staged data files", () => {
+    expect(hooks).toHaveLength(1);
+    for (const key of Object.keys(hook)) expect(HOOK_KEYS, key).toContain(key);
+    expect(hook).toMatchObject({ language: "node", entry: "syncfile validate", pass_filenames: true });
+    const pattern = new RegExp(hook.files);
+    for (const name of [valid, "data/users.csv", "hr/export.xlsx"]) expect(name).toMatch(pattern);
+    for (const name of ["README.md", "users.json.bak", "old.xls"]) expect(name).not.toMatch(pattern);
+  });
+
+  it("passes valid files", async () => {
+    const r = await runHook([valid, "README.md", "fixtures/valid/example.csv"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${valid}: valid`);
+    expect(r.stdout).toContain("fixtures/valid/example.csv: valid");
+  });
+
+  it("fails on an invalid file, with the finding", async () => {
+    const r = await runHook([valid, invalid]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${invalid}:4:16: error user.email.format: email "grace.example.com"`);
   });
 });
