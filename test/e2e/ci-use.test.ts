@@ -201,3 +201,44 @@ describe("the pre-commit hook", () => {
     expect(r.stdout).toContain(`${invalid}:4:16: error user.email.format: email "grace.example.com"`);
   });
 });
+
+describe("docs/ci.md", () => {
+  const page = readFileSync(`${root}docs/ci.md`, "utf8");
+  const snippets = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1] as string));
+  // biome-ignore lint/suspicious/noExplicitAny: a workflow snippet read back, looked into by test
+  const workflows = snippets.filter((s) => s?.jobs) as any[];
+
+  it("lists exactly the action's inputs, with their defaults", () => {
+    const rows = [...page.matchAll(/^\| `([a-z-]+)` +\| (yes|no) +\| ([^|]*?) *\|/gm)].map((m) => [
+      m[1],
+      m[2] === "yes",
+      m[3]?.replace(/`/g, ""),
+    ]);
+    expect(rows).toEqual(
+      Object.entries(action.inputs).map(([name, i]) => [name, i.required === true, i.default ?? ""]),
+    );
+  });
+
+  it("uses the action with inputs it declares, and uploads the SARIF file it writes", () => {
+    expect(workflows).toHaveLength(2);
+    for (const workflow of workflows) {
+      const steps = workflow.jobs.validate.steps as { uses?: string; with?: Record<string, string> }[];
+      const ours = steps.find((s) => s.uses === "<owner>/syncfile@<ref>");
+      expect(ours?.with?.files).toBeTruthy();
+      for (const input of Object.keys(ours?.with ?? {})) expect(action.inputs).toHaveProperty(input);
+      const upload = steps.find((s) => s.uses?.startsWith("github/codeql-action/upload-sarif@"));
+      if (upload) expect(upload.with?.sarif_file).toBe(ours?.with?.sarif);
+    }
+    expect(workflows.some((w) => JSON.stringify(w).includes("upload-sarif"))).toBe(true);
+  });
+
+  it("configures pre-commit with the hook this repository defines", () => {
+    const config = snippets.find((s) => s?.repos);
+    const hooks = parse(readFileSync(`${root}.pre-commit-hooks.yaml`, "utf8")) as { id: string }[];
+    expect(config.repos[0]).toMatchObject({ repo: "https://github.com/<owner>/syncfile", rev: "<ref>" });
+    expect(hooks.map((h) => h.id)).toContain(config.repos[0].hooks[0].id);
+    const pattern = new RegExp(config.repos[0].hooks[0].files);
+    expect("data/users.json").toMatch(pattern);
+    expect("package.json").not.toMatch(pattern);
+  });
+});
