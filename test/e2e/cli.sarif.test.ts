@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import Ajv04 from "ajv-draft-04";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { describe, expect, it } from "vitest";
-import { type Code, catalog, SARIF_SCHEMA } from "../../src/index.js";
+import { type Code, catalog, formatSarif, SARIF_SCHEMA, validateText } from "../../src/index.js";
 import { uriOf } from "../../src/report/formatSarif.js";
 import { runCli } from "../support/cli.js";
 import { root } from "../support/paths.js";
@@ -158,6 +158,28 @@ describe("syncfile validate --format sarif", () => {
       drop(broken);
       expect(schemaErrors(broken), what).not.toEqual([]);
     }
+  });
+});
+
+describe("formatSarif", () => {
+  it("names a code this catalog lacks (a report from another version) by itself", () => {
+    const report = validateText('{"users":[{"email":"nope"}]}', { file: "users.json" });
+    const finding = { ...report.findings[0], code: "user.email.newer" } as (typeof report.findings)[0];
+    const log = JSON.parse(formatSarif([{ ...report, findings: [finding] }]));
+    expect(schemaErrors(log)).toEqual([]);
+    expect(log.runs[0].tool.driver.rules).toEqual([
+      { id: "user.email.newer", shortDescription: { text: "user.email.newer" } },
+    ]);
+  });
+
+  it("makes one artifact of a file given twice (SARIF's artifacts are unique)", () => {
+    const report = validateText('{"users":[{"email":"nope"}]}', { file: "users.json" });
+    const log = JSON.parse(formatSarif([report, report]));
+    expect(schemaErrors(log)).toEqual([]);
+    expect(log.runs[0].artifacts).toHaveLength(1);
+    expect(
+      log.runs[0].results.map((r: Json) => r.locations[0].physicalLocation.artifactLocation.index),
+    ).toEqual(report.findings.flatMap(() => [0, 0]));
   });
 });
 
