@@ -75,11 +75,14 @@ describe("the GitHub Action", () => {
   });
 
   it("passes valid files, globs expanded, with a summary line each", async () => {
-    const r = await runValidateStep({ files: `${valid}\nfixtures/valid/*.csv` });
+    const r = await runValidateStep({
+      files: `${valid}\nfixtures/valid/*.csv  fixtures/**/valid/licenses-first.json`,
+    });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`${valid}: valid (0 errors, 0 warnings)`);
     expect(r.stdout).toContain("fixtures/valid/example.csv: valid");
+    expect(r.stdout).toContain("fixtures/valid/licenses-first.json: valid");
     expect(r.stdout).not.toContain("::error");
   });
 
