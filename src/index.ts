@@ -37,6 +37,7 @@ export { excerptFrom, excerptWindow } from "./report/excerptFrom.js";
 export type { Finding, Severity, SourceLocation } from "./report/Finding.js";
 export { formatGithub } from "./report/formatGithub.js";
 export { formatJson } from "./report/formatJson.js";
+export { formatSarif, SARIF_SCHEMA } from "./report/formatSarif.js";
 export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from "./report/formatText.js";
 export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
 export { readExcerpts } from "./report/readExcerpts.js";

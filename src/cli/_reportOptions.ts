@@ -7,6 +7,7 @@ import type { Finding } from "../report/Finding.js";
 import { formatGithub } from "../report/formatGithub.js";
 import { formatHtml } from "../report/formatHtml.js";
 import { formatJson } from "../report/formatJson.js";
+import { formatSarif } from "../report/formatSarif.js";
 import type { Excerpt } from "../report/formatText.js";
 import { formatText } from "../report/formatText.js";
 import type { Report } from "../report/Report.js";
@@ -16,7 +17,7 @@ import { UsageError } from "./UsageError.js";
 
 /** The report flags, as commander gives them. */
 export interface ReportFlags {
-  format: "text" | "json" | "github" | "html";
+  format: "text" | "json" | "github" | "html" | "sarif";
   maxErrors: number;
   strict?: boolean;
   inputFormat?: "json" | "csv" | "xlsx";
@@ -28,7 +29,7 @@ export function addReportOptions(command: Command): Command {
   return command
     .addOption(
       new Option("-f, --format <format>", "report format")
-        .choices(["text", "json", "github", "html"])
+        .choices(["text", "json", "github", "html", "sarif"])
         .default("text"),
     )
     .option(
@@ -78,12 +79,24 @@ export function renderReport(
   if (flags.format === "json") return formatJson(report);
   if (flags.format === "github") return formatGithub(report);
   if (flags.format === "html") return renderHtml([{ report, file }]);
+  if (flags.format === "sarif") return formatSarif([report]);
   const excerpts = file === "-" ? undefined : readExcerpts(file, report.findings);
   return formatText(report, { color: useColor(stream), ...(excerpts ? { excerpts } : {}) });
 }
 
+/** Whether the format makes one document of every file's report, written once all are read. */
+export function isWholeRun(flags: ReportFlags): boolean {
+  return flags.format === "html" || flags.format === "sarif";
+}
+
+/** Every file's report as one document: an HTML page or a SARIF log. */
+export function renderRun(reports: readonly { report: Report; file: string }[], flags: ReportFlags): string {
+  if (flags.format === "sarif") return formatSarif(reports.map(({ report }) => report));
+  return renderHtml(reports);
+}
+
 /** Reports as one HTML page, each finding kept with its source line when the file can be read again. */
-export function renderHtml(reports: readonly { report: Report; file: string }[]): string {
+function renderHtml(reports: readonly { report: Report; file: string }[]): string {
   const excerpts = new Map<Finding, Excerpt>();
   for (const { report, file } of reports) {
     if (file === "-") continue;

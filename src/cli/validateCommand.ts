@@ -8,9 +8,10 @@ import {
   addReportOptions,
   checkSheetFlag,
   inputOptions,
+  isWholeRun,
   type ReportFlags,
-  renderHtml,
   renderReport,
+  renderRun,
 } from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
@@ -33,9 +34,10 @@ export function validateCommand(result: { code: number }): Command {
       `
 Output: text (file:line:column — a workbook's file:Sheet!E3 —, the message, a hint and the
 source line), json (one report object per file and line, as the server returns it),
-github (annotations) or html (one self-contained page for every file: a banner, the counts
+github (annotations), html (one self-contained page for every file: a banner, the counts
 by code and the findings with their source lines, to send to whoever owns the data; it
-makes no request to any host).
+makes no request to any host) or sarif (one SARIF 2.1.0 log for every file, for
+code-scanning tools such as GitHub's upload-sarif: a rule per code, a result per finding).
 
 Exit codes: 0 every file valid, 1 a file invalid, 2 usage error, 3 a file unreadable.
 
@@ -45,6 +47,7 @@ Examples:
   $ syncfile validate hr-export.xlsx --sheet Users
   $ syncfile validate exports/*.json --format github
   $ syncfile validate hr-export.csv --format html > report.html
+  $ syncfile validate exports/*.json --format sarif > syncfile.sarif
   $ curl -s https://example.com/users.json | syncfile validate - --format json
   $ cat users.csv | syncfile validate - --input-format csv`,
     )
@@ -59,8 +62,8 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
   checkSheetFlag(files, flags);
   const { validateFile, validateStream } = await import("../validate/validate.js");
   let code: number = EXIT.ok;
-  // an HTML report is one page: every file's report, written once all are read
-  const pages: { report: Report; file: string }[] = [];
+  // an HTML page or a SARIF log is one document: every file's report, written once all are read
+  const reports: { report: Report; file: string }[] = [];
   for (const file of files) {
     let report: Report;
     const progress = new Progress(
@@ -83,10 +86,10 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
       continue;
     }
     progress.done();
-    if (flags.format === "html") pages.push({ report, file });
+    if (isWholeRun(flags)) reports.push({ report, file });
     else writeOut(process.stdout, renderReport(report, file, flags, process.stdout));
     if (!report.valid && code === EXIT.ok) code = EXIT.invalid;
   }
-  if (pages.length > 0) writeOut(process.stdout, renderHtml(pages));
+  if (reports.length > 0) writeOut(process.stdout, renderRun(reports, flags));
   return code;
 }

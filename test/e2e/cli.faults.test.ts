@@ -72,7 +72,7 @@ describe("a write error", () => {
   }
 
   it("of standard output ends validate in one line, exit 3, whatever the format", async () => {
-    for (const format of ["text", "json", "github", "html"]) {
+    for (const format of ["text", "json", "github", "html", "sarif"]) {
       const r = await runShell(
         `syncfile validate ${fixture("valid/example.json")} --format ${format} > /dev/full`,
       );

@@ -57,12 +57,17 @@ export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv } = 
   return startProcess(process.execPath, [cli, ...args], options);
 }
 
-function runProcess(
+/** Runs `command ...args` (in the repository unless `cwd` says otherwise) with optional standard input. */
+export function runProcess(
   command: string,
   args: string[],
   options: { input?: string | Uint8Array; env?: NodeJS.ProcessEnv; cwd?: string },
 ): Promise<CliResult> {
   const running = startProcess(command, args, options);
+  // a command may end before it reads its input (a usage error): its exit code tells, not EPIPE
+  running.child.stdin?.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+  });
   running.child.stdin?.end(options.input ?? "");
   return running.result;
 }
