@@ -116,6 +116,19 @@ describe("a connection PostgreSQL drops during a sync", () => {
     expect(again.body.users).toBe(30);
   });
 
+  it("one COPY of three: the dropped connection is the reason, not the COPYs abandoned for it", async () => {
+    const { instance, database, data } = await server();
+    const before = await firstSync(instance.url);
+    const held = await holdSync(instance.url, data, ACCOUNT);
+    await awaitBackends(database, "COPY account_%", 3, "the sync's three COPYs");
+    // the users' COPY, first of the three, fails only because it is abandoned; this once
+    // answered 500 with "the sync's rows were abandoned" whenever it failed first
+    await terminate(database, await backends(database, "COPY account_license_users%"));
+    await held.release();
+    expectUnavailable(await held.answer);
+    expect(await account(instance.url)).toEqual(before);
+  });
+
   it("the connection holding the sync lock: the sync does not apply (another instance may sync now)", async () => {
     const { instance, database, data } = await server();
     const before = await firstSync(instance.url);

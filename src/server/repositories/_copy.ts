@@ -122,6 +122,8 @@ export class CopyTextRows implements SyncRows {
   readonly #licenses: CopyTextFile<NormalizedLicense, "currency">;
   readonly #licenseUsers: CopyTextFile<NormalizedLicenseUser, never>;
   readonly #copies: Promise<PromiseSettledResult<void>[]>;
+  /** What made the first COPY to fail fail, when one has. */
+  #failure: { reason: unknown } | null = null;
 
   constructor(pool: pg.Pool, syncId: number, currency: string) {
     const made: { close(): void }[] = [];
@@ -143,14 +145,13 @@ export class CopyTextRows implements SyncRows {
       rmSync(this.#dir, { recursive: true, force: true });
       throw error;
     }
-    // when one COPY fails, the others are abandoned: no table keeps rows of a sync that failed
-    const abandonAll = () => {
-      for (const file of this.#files()) file.abandon();
-    };
+    // when one COPY fails, the others are abandoned: no table keeps rows of a sync that failed;
+    // the first failure is the reason (the others may have failed only for being abandoned)
     this.#copies = Promise.allSettled(
       this.#files().map((file) =>
         copy(pool, file).catch((error: unknown) => {
-          abandonAll();
+          if (this.#failure === null) this.#failure = { reason: error };
+          for (const other of this.#files()) other.abandon();
           throw error;
         }),
       ),
@@ -187,8 +188,8 @@ export class CopyTextRows implements SyncRows {
    */
   async load(): Promise<void> {
     for (const file of this.#files()) file.end();
-    const failed = (await this.#copies).find((result) => result.status === "rejected");
-    if (failed) throw failed.reason;
+    await this.#copies;
+    if (this.#failure) throw this.#failure.reason;
   }
 
   /** Abandons the COPYs that have not ended (their rows are rolled back) and deletes the files. */
