@@ -18,6 +18,8 @@ export class CsvRows implements RawRecordSink {
   #headerRow = 0;
   #stopped = false;
   #row = 0;
+  /** A header without an email column, while the rows after it are searched for one. */
+  #missing: MissingEmail | null = null;
 
   /** `delimiter`: the one the file's start chose, given with the header. */
   constructor(sink: CsvSink, limits: CsvReaderLimits, delimiter: string) {
@@ -33,6 +35,10 @@ export class CsvRows implements RawRecordSink {
 
   /** After the last record: an input without even a header is empty. */
   finish(): void {
+    if (this.#missing) {
+      this.#sayMissing();
+      return;
+    }
     if (!this.#stopped && !this.#header) {
       this.#stopped = true;
       this.#sink.finding("csv.empty", { location: { line: 1, column: 1, offset: 0 }, row: 0 });
@@ -51,6 +57,11 @@ export class CsvRows implements RawRecordSink {
   numberedRecord(cells: string[], loc: SourceLocation, row: number | undefined): void {
     if (this.#stopped) return;
     if (cells.length === 1 && (cells[0] as string).trim() === "") return; // an empty line
+    if (this.#missing) {
+      this.#missing.look(cells);
+      if (this.#missing.rows === LOOK_AHEAD) this.#sayMissing();
+      return;
+    }
     if (!this.#header) {
       this.#headerRow = row ?? 0;
       this.#readHeader(cells, loc);
@@ -74,6 +85,10 @@ export class CsvRows implements RawRecordSink {
 
   /** What ended parsing, as a finding of the row being read. */
   failure(failure: ParseFailure): void {
+    if (this.#missing) {
+      this.#sayMissing(); // no column of the file can be read: that alone is said
+      return;
+    }
     if (this.#stopped) return;
     this.#stopped = true;
     const row = this.#header ? this.#row + 1 : this.#headerRow;
@@ -110,14 +125,10 @@ export class CsvRows implements RawRecordSink {
     const names = cells.map((c) => c.trim());
     const matches = names.map(matchHeader);
     if (!matches.some((m) => m.key === "email")) {
-      // without an email column nothing can be read: say that alone
-      this.#stopped = true;
-      const looksLikeData = cells.some((c) => c.includes("@"));
-      this.#sink.finding("csv.header.missing", {
-        location: loc,
-        row: this.#headerRow,
-        ...(looksLikeData ? { hint: CSV_DATA_FIRST_HINT } : {}),
-      });
+      // without an email column nothing can be read: that alone is said, once the next rows
+      // have shown which column holds the addresses (unless this row is data itself)
+      this.#missing = new MissingEmail(names, loc, this.#headerRow);
+      if (cells.some((c) => c.includes("@"))) this.#sayMissing();
       return;
     }
     const keys: (ColumnKey | null)[] = [];
@@ -168,6 +179,59 @@ export class CsvRows implements RawRecordSink {
     }
     this.#header = { keys, names, index, delimiter: this.#delimiter };
     this.#sink.header(this.#header);
+  }
+
+  /** csv.header.missing, with the hint that fits what the rows showed; reading ends. */
+  #sayMissing(): void {
+    const missing = this.#missing as MissingEmail;
+    this.#missing = null;
+    this.#stopped = true;
+    const column = missing.emailColumn();
+    let hint: string | undefined;
+    if (missing.rows === 0 && missing.names.some((name) => name.includes("@"))) hint = CSV_DATA_FIRST_HINT;
+    else if (column !== null) hint = `column ${JSON.stringify(column)} holds email addresses: name it email`;
+    this.#sink.finding("csv.header.missing", {
+      location: missing.loc,
+      row: missing.row,
+      ...(hint ? { hint } : {}),
+    });
+  }
+}
+
+/** How many rows after a header without an email column are searched for the addresses. */
+const LOOK_AHEAD = 20;
+
+/** Something shaped like an email address (what a human would take for one). */
+const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The rows after a header that has no email column, tallied: which column holds the addresses. */
+class MissingEmail {
+  rows = 0;
+  readonly #emails: number[];
+
+  constructor(
+    readonly names: readonly string[],
+    readonly loc: SourceLocation,
+    readonly row: number,
+  ) {
+    this.#emails = names.map(() => 0);
+  }
+
+  look(cells: readonly string[]): void {
+    this.rows++;
+    const columns = Math.min(cells.length, this.#emails.length);
+    for (let i = 0; i < columns; i++) {
+      if (EMAIL_LIKE.test((cells[i] as string).trim())) this.#emails[i] = (this.#emails[i] as number) + 1;
+    }
+  }
+
+  /** The named column where most rows hold an address (the first of equals); null when none does. */
+  emailColumn(): string | null {
+    let best = -1;
+    this.#emails.forEach((count, i) => {
+      if (count > 0 && (best < 0 || count > (this.#emails[best] as number)) && this.names[i] !== "") best = i;
+    });
+    return best < 0 ? null : (this.names[best] as string);
   }
 }
 

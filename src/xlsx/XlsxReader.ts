@@ -251,7 +251,12 @@ class SheetRowsToCsv implements SheetRowSink {
   #elsewhere(details: FindingDetails): FindingDetails {
     if (this.#others.length === 0) return details;
     const names = this.#others.map((n) => JSON.stringify(n)).join(", ");
-    return { ...details, hint: `if the data is on another sheet, name it with --sheet: ${names}` };
+    const elsewhere = `if the data is on another sheet, name it with --sheet: ${names}`;
+    // a column the rows showed to hold the addresses is the likelier fix
+    return {
+      ...details,
+      hint: details.hint?.startsWith("column ") ? `${details.hint}; ${elsewhere}` : elsewhere,
+    };
   }
 
   #cell(column: number, row: number): string {

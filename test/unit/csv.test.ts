@@ -286,6 +286,19 @@ describe("hints", () => {
     expect(expectFinding(csv("mail,name\n"), { code: "csv.header.missing" }).hint).toBe(
       "name the column of email addresses email; the first row of the file must be the header",
     );
+    // the rows after the header show which column holds the addresses (a Google Workspace export)
+    const google = csv(
+      "First Name [Required],Last Name [Required],Email Address [Required],Status [READ ONLY],Recovery Email\n" +
+        "Ada,Lovelace,ada@example.com,Active,\n" +
+        'Grace,Hopper,grace@example.com,Suspended,"grace@example.org"\n' +
+        'Alan,Turing,alan@example.com,Active,"broken"quote\n',
+    );
+    expect(google.findings.map((f) => [f.code, f.row, f.line, f.hint])).toEqual([
+      ["csv.header.missing", 0, 1, 'column "Email Address [Required]" holds email addresses: name it email'],
+    ]);
+    expect(expectFinding(csv("mail,name\nnot an address,Ada\n"), { code: "csv.header.missing" }).hint).toBe(
+      "name the column of email addresses email; the first row of the file must be the header",
+    );
     expect(expectFinding(csv(""), { code: "csv.empty" }).hint).toBe(
       "a CSV data file starts with a header row: email,firstName,lastName,status,licenseName",
     );
