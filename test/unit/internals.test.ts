@@ -1,9 +1,10 @@
 // The pieces that carry scale: fingerprint sets, spill lists, byte logs, suggestions, UTF-8 helpers.
 
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { validateText } from "../../src/index.js";
 import { ByteLog, writeText } from "../../src/spill/ByteLog.js";
 import { FingerprintSet } from "../../src/spill/FingerprintSet.js";
@@ -12,6 +13,17 @@ import { SpillList } from "../../src/spill/SpillList.js";
 import { suggest } from "../../src/text/suggest.js";
 import { findInvalidUtf8, incompleteTail, utf8Length } from "../../src/text/utf8.js";
 import { utf8 } from "../support/chunks.js";
+
+// the spills of this file go to a folder of its own: the tests below count the files left
+// behind, which another test file (a CLI spilling meanwhile) must not add to
+const own = mkdtempSync(join(tmpdir(), "syncfile-internals-"));
+beforeAll(() => {
+  vi.stubEnv("TMPDIR", own);
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+  rmSync(own, { recursive: true, force: true });
+});
 
 const fp = (s: string, fold = true): [number, number] => {
   fingerprint(s, fold);
