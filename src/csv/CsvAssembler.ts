@@ -268,7 +268,7 @@ export class CsvAssembler implements CsvSink {
 
   #rowProblems(row: CsvRow): void {
     const header = (this.#cells as HeaderCells).header;
-    const seen = new Set<string>();
+    const problems: { code: Code; column: number; field: string | undefined }[] = [];
     this.#rowSchema(this.rowObject(row));
     for (const error of this.#rowSchema.errors ?? []) {
       if (error.schemaPath.includes("/anyOf/")) continue;
@@ -277,10 +277,18 @@ export class CsvAssembler implements CsvSink {
         : undefined;
       const code: Code = key ? "csv.row.license" : (ROW_PROBLEMS[error.keyword] ?? "csv.row.incomplete");
       const column = (key ?? (error.params as { property?: string }).property) as ColumnKey | undefined;
-      const field = column ? (header.names[header.index[column] ?? -1] ?? column) : undefined;
-      if (seen.has(`${code} ${field}`)) continue;
-      seen.add(`${code} ${field}`);
-      this.#rowFinding(code, row, field, field ? { field } : {});
+      const index = column ? (header.index[column] ?? -1) : -1;
+      const field = column ? (header.names[index] ?? column) : undefined;
+      if (problems.some((p) => p.code === code && p.field === field)) continue;
+      problems.push({ code, column: index, field });
+    }
+    // a row of a user without its email is said once, at its first user column; that it names
+    // no license either is then no news
+    const users = problems.filter((p) => p.code === "csv.row.user").sort((a, b) => a.column - b.column);
+    for (const problem of problems) {
+      if (users.length > 0 && problem.code === "csv.row.incomplete") continue;
+      if (problem.code === "csv.row.user" && problem !== users[0]) continue;
+      this.#rowFinding(problem.code, row, problem.field, problem.field ? { field: problem.field } : {});
     }
   }
 

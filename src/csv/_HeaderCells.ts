@@ -6,6 +6,9 @@ import type { CsvHeader, CsvRow } from "./CsvSink.js";
 import { listCell, splitList, unescapeFormula } from "./cells.js";
 import { type ColumnKey, USER_COLUMNS } from "./columns.js";
 
+/** The columns that make a row one of a user, which then needs its email. */
+const USER_CELLS: readonly ColumnKey[] = [...USER_COLUMNS, "name"];
+
 /** The cells of rows under one header, and the header names of the record fields they give. */
 export class HeaderCells {
   readonly header: CsvHeader;
@@ -63,12 +66,24 @@ export class HeaderCells {
    * (the schema names the problems of one that is not).
    */
   isRow(row: CsvRow, email: string, licenseCell: string, status: string): boolean {
+    if (email === "") {
+      // a license no user holds: its name, and nothing of a user (whose export left the email
+      // empty: never read as a license row)
+      return !this.dialect && licenseCell !== "" && status === "" && !this.#hasUserCell(row);
+    }
     return (
-      (email !== "" || licenseCell !== "") &&
-      (status === "" || (email !== "" && licenseCell !== "")) &&
+      (status === "" || licenseCell !== "") &&
       (licenseCell !== "" ||
         (this.cell(row, "pricePerUser") === "" && this.cell(row, "unassignedAmount") === ""))
     );
+  }
+
+  /** Whether a cell of one of a user's columns (or a Name column) holds anything. */
+  #hasUserCell(row: CsvRow): boolean {
+    for (const key of USER_CELLS) {
+      if (this.header.index[key] !== undefined && this.cell(row, key) !== "") return true;
+    }
+    return false;
   }
 
   /** The spreadsheet dialect writes statuses in any case. */

@@ -133,10 +133,10 @@ export const catalog = {
     "add the license name in licenseName, or leave {field} empty",
   ),
   "csv.row.user": e(
-    "License status without user",
+    "User without email",
     "error",
-    "{field} is set but the row names no user",
-    "licenseStatus says how a user holds a license: add the email, or leave {field} empty",
+    "{field} is set but the row has no email",
+    "{field} belongs to a user, and a user is known by its email: add the email (an export may leave it empty; look it up), or leave {field} empty",
   ),
   "csv.roles.format": e(
     "Unreadable roles",

@@ -64,13 +64,15 @@ describe("the row check", () => {
   it("finds a csv.row.* problem exactly when csv-row.schema.json rejects the row", () => {
     const schema = getValidators().csvRow;
     fc.assert(
-      fc.property(fc.boolean(), fc.array(cells, { minLength: 5, maxLength: 5 }), (dialect, row) => {
+      fc.property(fc.boolean(), fc.array(cells, { minLength: 7, maxLength: 7 }), (dialect, row) => {
         const header = [
           "email",
           dialect ? "Licenses" : "licenseName",
           "licenseStatus",
           "pricePerUser",
           "unassignedAmount",
+          "firstName",
+          "Name",
         ];
         const keys = [
           "email",
@@ -78,6 +80,8 @@ describe("the row check", () => {
           "licenseStatus",
           "pricePerUser",
           "unassignedAmount",
+          "firstName",
+          "name",
         ];
         const object = Object.fromEntries(
           keys.flatMap((key, i) => ((row[i] as string) === "" ? [] : [[key, row[i] as string]])),
@@ -88,6 +92,24 @@ describe("the row check", () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("never reads a user whose email is empty as a license nobody holds", () => {
+    // a GitHub organisation's members: an email only where the member made it public
+    const github = csv(
+      "name,email,licenseName\nThe Octocat,octo@example.com,Enterprise\nHubot,,Enterprise\n,,Enterprise\n",
+    );
+    expect(github.findings.map((f) => [f.code, f.row, f.field, f.message])).toEqual([
+      ["csv.row.user", 2, "name", "name is set but the row has no email"],
+    ]);
+    // one row a user in the spreadsheet dialect: a Licenses cell is that user's
+    const sheet = csv('Email,Status,Licenses\nada@example.com,Active,"Pro, Viewer"\n,Suspended,Viewer\n');
+    expect(sheet.findings.map((f) => [f.code, f.row, f.field])).toEqual([["csv.row.user", 2, "Status"]]);
+    // no license either: said once, as the user's missing email
+    const bare = csv("email,firstName,lastName\n,Ada,Lovelace\n");
+    expect(bare.findings.map((f) => [f.code, f.field])).toEqual([["csv.row.user", "firstName"]]);
+    // a license row of the canonical layout is still one
+    expect(codes(csv("email,licenseName,pricePerUser\n,Pro,1250\n"))).toEqual([]);
   });
 });
 
