@@ -1,5 +1,5 @@
 // A row's cells by column, as the header places them: the formula escape undone, a Name column
-// split into first and last name, the spreadsheet dialect's statuses in lower case. Shared by
+// split into first and last name, statuses in lower case. Shared by
 // the assembler and by the worker thread that tells rows' users apart (csvParallel).
 
 import type { CsvHeader, CsvRow } from "./CsvSink.js";
@@ -12,7 +12,7 @@ const USER_CELLS: readonly ColumnKey[] = [...USER_COLUMNS, "name"];
 /** The cells of rows under one header, and the header names of the record fields they give. */
 export class HeaderCells {
   readonly header: CsvHeader;
-  /** The spreadsheet dialect: a `Licenses` column listing names, statuses in any case. */
+  /** The spreadsheet dialect: a `Licenses` column listing names. */
   readonly dialect: boolean;
   /** The header name behind each user field. */
   readonly userFields: Record<string, string> = {};
@@ -86,9 +86,8 @@ export class HeaderCells {
     return false;
   }
 
-  /** The spreadsheet dialect writes statuses in any case. */
+  /** A status as CSV files and workbooks write it: in any case (`Active`, `DELETED`). */
   status(cell: string): string {
-    if (!this.dialect) return cell;
     const lower = cell.toLowerCase();
     return lower === "active" || lower === "deleted" || lower === "inactive" ? lower : cell;
   }

@@ -71,7 +71,7 @@ describe("the row check", () => {
           "licenseStatus",
           "pricePerUser",
           "unassignedAmount",
-          "firstName",
+          "status",
           "Name",
         ];
         const keys = [
@@ -80,7 +80,7 @@ describe("the row check", () => {
           "licenseStatus",
           "pricePerUser",
           "unassignedAmount",
-          "firstName",
+          "status",
           "name",
         ];
         const object = Object.fromEntries(
@@ -138,6 +138,21 @@ describe("dialects and headers", () => {
     const report = csv(text);
     expect(report.findings).toEqual([]);
     expect(report.stats).toMatchObject({ users: 2, licenses: 2, licenseUsers: 3 });
+  });
+
+  it("reads statuses in any case in every layout, and writes them in lower case", async () => {
+    // a canonical header (an HR system's export renamed), with its own capitalisation
+    const text = "email,status,licenseName,licenseStatus\nada@x.io,Active,Pro,INACTIVE\nbob@x.io,DELETED,,\n";
+    let json = "";
+    const report = await pipeDocument([text], new JsonWriter((s) => (json += s)), { format: "csv" });
+    expect(report.findings).toEqual([]);
+    const document = JSON.parse(json);
+    expect(document.users.map((u: { status: string }) => u.status)).toEqual(["active", "deleted"]);
+    expect(document.licenses[0].users).toEqual([{ email: "ada@x.io", licenseStatus: "inactive" }]);
+    // a status that is none of them is still one, whatever its case
+    expect(expectFinding(csv("email,status\nada@x.io,Suspended\n"), { code: "user.status.enum" }).row).toBe(
+      1,
+    );
   });
 
   it("refuses UTF-16 with a hint", () => {
