@@ -81,7 +81,7 @@ export class CsvAssembler implements CsvSink {
       this.#rowProblems(row);
       return;
     }
-    if (email !== "") this.#user(row, email, cells);
+    if (email !== "" && !this.#user(row, email, cells)) return;
     if (licenseCell === "") return;
     for (const name of cells.licenseNames(licenseCell)) {
       const license = this.#license(row, name, cells);
@@ -177,13 +177,15 @@ export class CsvAssembler implements CsvSink {
   /**
    * A row's user: a new one goes out as a record, its first row kept; a later row of a known
    * user must agree with the first on its non-empty user cells (not the email: it is the key,
-   * matched case-insensitively, and the license user's own).
+   * matched case-insensitively, and the license user's own). False when the row is no row of
+   * that user after all (a duplicate): its licenses are not the user's either.
    */
-  #user(row: CsvRow, email: string, cells: HeaderCells): void {
+  #user(row: CsvRow, email: string, cells: HeaderCells): boolean {
     const user = this.#users.user(email);
     if (!this.#users.isNew) {
+      if (!this.#sameSpelling(row, user, email, cells)) return false;
       this.#conflicts(row, user, cells);
-      return;
+      return true;
     }
     const defined = [email];
     const value: Record<string, unknown> = { email };
@@ -210,6 +212,30 @@ export class CsvAssembler implements CsvSink {
     this.#emit(
       new CsvRecord("user", user, -1, value, { row: row.row, loc: row.loc, fields: cells.userFields }),
     );
+    return true;
+  }
+
+  /**
+   * Whether a later row of a known user spells its email as the first did, where that matters:
+   * without a license column a user has one row, and two emails that differ only in case are
+   * two rows of an export, one of them lost if merged (user.email.duplicate). (With the
+   * dialect's Licenses column, the parsing thread checks license users without the spellings:
+   * such rows are still merged there.)
+   */
+  #sameSpelling(row: CsvRow, user: number, email: string, cells: HeaderCells): boolean {
+    const { index } = cells.header;
+    if (index.licenseName !== undefined || index.licenses !== undefined) return true;
+    const definition = this.#definitions.get(user);
+    if (definition.cells[0] === email) return true;
+    this.#rowFinding(
+      "user.email.duplicate",
+      row,
+      cells.userFields.email,
+      { value: showValue(email), first: `row ${definition.row} (line ${definition.line})` },
+      undefined, // the row makes no user of the document
+      email,
+    );
+    return false;
   }
 
   #conflicts(row: CsvRow, user: number, cells: HeaderCells): void {

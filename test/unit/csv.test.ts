@@ -155,6 +155,25 @@ describe("dialects and headers", () => {
     );
   });
 
+  it("finds an email repeated in another case where rows name no license, and merges it where they do", () => {
+    // a Google Workspace export: one row a user, two accounts whose addresses differ in case
+    const google = csv("Email,Status\nada@x.io,Active\nbob@x.io,Active\nAda@X.io,Suspended\n");
+    expect(google.findings.map((f) => [f.code, f.row, f.line, f.field, f.message])).toEqual([
+      [
+        "user.email.duplicate",
+        3,
+        4,
+        "Email",
+        'email "Ada@X.io" is already used by the user at row 1 (line 2)',
+      ],
+    ]);
+    expect(google.stats.users).toBe(2);
+    // the canonical layout repeats a user's row for each license: its spellings are one user
+    const canonical = csv("email,licenseName\nada@x.io,Pro\nAda@x.io,Viewer\n");
+    expect(canonical.findings).toEqual([]);
+    expect(canonical.stats).toMatchObject({ users: 1, licenseUsers: 2 });
+  });
+
   it("refuses UTF-16 with a hint", () => {
     const report = validateText(new Uint8Array([0xff, 0xfe, 0x65, 0x00]), { format: "csv" });
     expect(expectFinding(report, { code: "csv.encoding", row: 0, line: 1 }).hint).toContain("UTF-8");
