@@ -88,6 +88,7 @@ export class HeaderCells {
 
   /** A status as CSV files and workbooks write it: in any case (`Active`, `DELETED`). */
   status(cell: string): string {
+    if (cell === "active" || cell === "" || cell === "deleted" || cell === "inactive") return cell;
     const lower = cell.toLowerCase();
     return lower === "active" || lower === "deleted" || lower === "inactive" ? lower : cell;
   }
