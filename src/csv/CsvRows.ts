@@ -128,7 +128,7 @@ export class CsvRows implements RawRecordSink {
       // without an email column nothing can be read: that alone is said, once the next rows
       // have shown which column holds the addresses (unless this row is data itself)
       this.#missing = new MissingEmail(names, loc, this.#headerRow);
-      if (cells.some((c) => c.includes("@"))) this.#sayMissing();
+      if (cells.some((c) => c.includes("@"))) this.#sayMissing(CSV_DATA_FIRST_HINT);
       return;
     }
     const keys: (ColumnKey | null)[] = [];
@@ -181,15 +181,18 @@ export class CsvRows implements RawRecordSink {
     this.#sink.header(this.#header);
   }
 
-  /** csv.header.missing, with the hint that fits what the rows showed; reading ends. */
-  #sayMissing(): void {
+  /**
+   * csv.header.missing, with `hint`, or else the one that fits what the rows showed (the
+   * catalog's when they showed nothing); reading ends.
+   */
+  #sayMissing(hint?: string): void {
     const missing = this.#missing as MissingEmail;
     this.#missing = null;
     this.#stopped = true;
     const column = missing.emailColumn();
-    let hint: string | undefined;
-    if (missing.rows === 0 && missing.names.some((name) => name.includes("@"))) hint = CSV_DATA_FIRST_HINT;
-    else if (column !== null) hint = `column ${JSON.stringify(column)} holds email addresses: name it email`;
+    if (hint === undefined && column !== null) {
+      hint = `column ${JSON.stringify(column)} holds email addresses: name it email`;
+    }
     this.#sink.finding("csv.header.missing", {
       location: missing.loc,
       row: missing.row,

@@ -252,11 +252,8 @@ class SheetRowsToCsv implements SheetRowSink {
     if (this.#others.length === 0) return details;
     const names = this.#others.map((n) => JSON.stringify(n)).join(", ");
     const elsewhere = `if the data is on another sheet, name it with --sheet: ${names}`;
-    // a column the rows showed to hold the addresses is the likelier fix
-    return {
-      ...details,
-      hint: details.hint?.startsWith("column ") ? `${details.hint}; ${elsewhere}` : elsewhere,
-    };
+    // what the rows of this sheet showed (a column of addresses, data in the first row) stays
+    return { ...details, hint: details.hint ? `${details.hint}; or, ${elsewhere}` : elsewhere };
   }
 
   #cell(column: number, row: number): string {

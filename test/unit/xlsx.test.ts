@@ -159,6 +159,24 @@ describe("sheets", () => {
     expect(report.findings[0]?.hint).toBe('if the data is on another sheet, name it with --sheet: "Users"');
   });
 
+  it("keeps what the sheet's rows showed beside where else the data may be", async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Export").addRows([
+      ["Primary mail", "Name"],
+      ["ada@example.com", "Ada"],
+    ]);
+    book.addWorksheet("Users").addRow(["email"]);
+    const path = temp("two-sheets.xlsx");
+    await book.xlsx.writeFile(path);
+    const report = await validateFile(path);
+    expect(report.findings.map((f) => [f.code, f.hint])).toEqual([
+      [
+        "csv.header.missing",
+        'column "Primary mail" holds email addresses: name it email; or, if the data is on another sheet, name it with --sheet: "Users"',
+      ],
+    ]);
+  });
+
   it("reads the sheet named, in any case", async () => {
     for (const sheet of ["Users", "users"]) {
       const { document, report } = await toDocument(workbook, { sheet });
