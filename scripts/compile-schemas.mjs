@@ -24,6 +24,7 @@ export const VALIDATORS = {
   licenseUser: "license-user",
   document: "custom-integration",
   csvRow: "csv-row",
+  mapping: "mapping",
 };
 
 const schema = (name) =>
@@ -43,6 +44,8 @@ export function schemasAjv(formats, code = undefined) {
     allowUnionTypes: true,
     ...(code ? { code } : {}),
   });
+  // the mapping schema's sentences for a value that does not fit (src/mapping/checkMapping.ts)
+  ajv.addKeyword({ keyword: "x-message", schemaType: "string" });
   for (const [name, format] of Object.entries(formats)) ajv.addFormat(name, format);
   ajv.addSchema(Object.values(VALIDATORS).map(schema));
   return ajv;

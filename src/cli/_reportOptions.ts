@@ -1,7 +1,11 @@
 // What validate, convert and push share: the report flags, how a report is printed, the input
 // format and sheet.
 
+import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
+import type { MappingDocument } from "../mapping/MappingDocument.js";
+import { PROFILES } from "../mapping/profiles.js";
+import { MappingError, readMapping } from "../mapping/readMapping.js";
 import { formatOf } from "../pass/options.js";
 import type { Finding } from "../report/Finding.js";
 import { formatGithub } from "../report/formatGithub.js";
@@ -12,7 +16,7 @@ import type { Excerpt } from "../report/formatText.js";
 import { formatText } from "../report/formatText.js";
 import type { Report } from "../report/Report.js";
 import { readExcerpts } from "../report/readExcerpts.js";
-import { useColor, wholeNumber } from "./_io.js";
+import { describeIoError, useColor, wholeNumber } from "./_io.js";
 import { UsageError } from "./UsageError.js";
 
 /** The report flags, as commander gives them. */
@@ -22,9 +26,11 @@ export interface ReportFlags {
   strict?: boolean;
   inputFormat?: "json" | "csv" | "xlsx";
   sheet?: string;
+  profile?: string;
+  mapping?: string;
 }
 
-/** Adds --format, --max-errors, --strict, --input-format and --sheet to `command`. */
+/** Adds --format, --max-errors, --strict, --input-format, --sheet, --profile and --mapping to `command`. */
 export function addReportOptions(command: Command): Command {
   return command
     .addOption(
@@ -45,28 +51,73 @@ export function addReportOptions(command: Command): Command {
         "read input as json, csv or an Excel workbook (default: by extension, .csv or .xlsx; stdin is json)",
       ).choices(["json", "csv", "xlsx"]),
     )
-    .option("--sheet <name>", "the workbook's sheet to read (default: the first visible sheet)");
+    .option("--sheet <name>", "the workbook's sheet to read (default: the first visible sheet)")
+    .addOption(
+      new Option(
+        "--profile <name>",
+        "read a CSV file or workbook as this export (default: the header decides; none: the service's layout only)",
+      ).choices([...PROFILES.map((p) => p.name), "none"]),
+    )
+    .addOption(
+      new Option("--mapping <file>", "read a CSV file or workbook through this mapping document").conflicts(
+        "profile",
+      ),
+    );
 }
 
-/** Rejects --sheet for an input that is not read as a workbook. */
-export function checkSheetFlag(files: readonly string[], flags: ReportFlags): void {
-  if (flags.sheet === undefined) return;
+/** Rejects --sheet for an input that is not read as a workbook, --profile and --mapping for JSON. */
+export function checkInputFlags(files: readonly string[], flags: ReportFlags): void {
   for (const file of files) {
     const format = flags.inputFormat ?? (file === "-" ? "json" : formatOf(file));
-    if (format !== "xlsx") {
+    const input = file === "-" ? "standard input" : file;
+    if (flags.sheet !== undefined && format !== "xlsx") {
       throw new UsageError(
-        `--sheet names a workbook's sheet, but ${file === "-" ? "standard input" : file} is read as ${format}: give an .xlsx file, or add --input-format xlsx`,
+        `--sheet names a workbook's sheet, but ${input} is read as ${format}: give an .xlsx file, or add --input-format xlsx`,
+      );
+    }
+    const layout =
+      flags.mapping !== undefined ? "--mapping" : flags.profile !== undefined ? "--profile" : null;
+    if (layout !== null && format === "json") {
+      throw new UsageError(
+        `${layout} reads the columns of a CSV file or a workbook, but ${input} is read as JSON: give a .csv or .xlsx file, or add --input-format csv`,
       );
     }
   }
 }
 
-/** The input options of the validation the flags ask for. */
-export function inputOptions(flags: ReportFlags): { format?: "json" | "csv" | "xlsx"; sheet?: string } {
+/** What the flags ask for of the validation: the input's format, sheet, profile or mapping. */
+export interface InputOptions {
+  format?: "json" | "csv" | "xlsx";
+  sheet?: string;
+  profile?: string;
+  mapping?: MappingDocument;
+}
+
+/** The input options of the validation the flags ask for; a --mapping that cannot be used is a UsageError. */
+export function inputOptions(flags: ReportFlags): InputOptions {
   return {
     ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
     ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
+    ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
+    ...(flags.mapping !== undefined ? { mapping: mappingFile(flags.mapping) } : {}),
   };
+}
+
+/** The mapping document in `file`; what is wrong with it, where, as a UsageError. */
+function mappingFile(file: string): MappingDocument {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read the mapping ${file}: ${describeIoError(error)}`);
+  }
+  try {
+    return readMapping(text, file);
+  } catch (error) {
+    if (!(error instanceof MappingError)) throw error;
+    const lines = error.problems.map((p) => `${file}:${p.line}:${p.column}: error: ${p.message}`);
+    throw new UsageError(`the mapping ${file} cannot be used:\n${lines.join("\n")}`);
+  }
 }
 
 /** The report in the chosen format; text and html get source excerpts when the file can be read again. */

@@ -9,7 +9,7 @@ import { Progress } from "./_progress.js";
 import { readRates } from "./_rates.js";
 import {
   addReportOptions,
-  checkSheetFlag,
+  checkInputFlags,
   inputOptions,
   type ReportFlags,
   renderReport,
@@ -82,7 +82,7 @@ Examples:
 }
 
 async function runConvert(input: string, output: string, flags: ConvertFlags): Promise<number> {
-  checkSheetFlag([input], flags);
+  checkInputFlags([input], flags);
   if (!flags.normalize && (flags.displayCurrency || flags.sourceCurrency || flags.rates)) {
     throw new UsageError("--display-currency, --source-currency and --rates apply only with --normalize");
   }

@@ -10,6 +10,7 @@ import { describeIoError, OutputError, streamName, useColor, writeOut } from "./
 import { convertCommand } from "./convertCommand.js";
 import { downloadCommand } from "./downloadCommand.js";
 import { EXIT } from "./exitCodes.js";
+import { profilesCommand } from "./profilesCommand.js";
 import { pushCommand } from "./pushCommand.js";
 import { reportsCommand } from "./reportsCommand.js";
 import { serveCommand } from "./serveCommand.js";
@@ -32,6 +33,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     pushCommand(result),
     downloadCommand(result),
     reportsCommand(result),
+    profilesCommand(result),
   ]) {
     program.addCommand(
       command

@@ -20,7 +20,7 @@ import {
 } from "./_remote.js";
 import {
   addReportOptions,
-  checkSheetFlag,
+  checkInputFlags,
   inputOptions,
   type ReportFlags,
   renderReport,
@@ -67,8 +67,8 @@ Examples:
 }
 
 async function runPush(file: string, flags: PushFlags): Promise<number> {
-  checkSheetFlag([file], flags);
-  const { format, sheet } = inputOptions(flags);
+  checkInputFlags([file], flags);
+  const { format, ...input } = inputOptions(flags);
   const client = connect(flags);
   const wait = flags.wait ?? 10 * 60_000;
   let size: number;
@@ -92,7 +92,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       pollMs: 2000,
       signal,
       validation: {
-        ...(sheet !== undefined ? { sheet } : {}),
+        ...input,
         maxErrors: flags.maxErrors,
         strict: flags.strict === true,
         onProgress: (bytes) => progress.update(bytes),

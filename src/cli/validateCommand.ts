@@ -6,7 +6,7 @@ import { describeIoError, sizeOf, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
   addReportOptions,
-  checkSheetFlag,
+  checkInputFlags,
   inputOptions,
   isWholeRun,
   type ReportFlags,
@@ -59,7 +59,8 @@ Examples:
 async function runValidate(files: string[], flags: ValidateFlags): Promise<number> {
   if (files.filter((f) => f === "-").length > 1)
     throw new UsageError("standard input (-) can be read only once");
-  checkSheetFlag(files, flags);
+  checkInputFlags(files, flags);
+  const input = inputOptions(flags);
   const { validateFile, validateStream } = await import("../validate/validate.js");
   let code: number = EXIT.ok;
   // an HTML page or a SARIF log is one document: every file's report, written once all are read
@@ -71,7 +72,7 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
       file === "-" ? null : sizeOf(file),
     );
     const options = {
-      ...inputOptions(flags),
+      ...input,
       maxErrors: flags.maxErrors,
       strict: flags.strict === true,
       onProgress: (bytes: number) => progress.update(bytes),

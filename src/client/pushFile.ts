@@ -32,19 +32,27 @@ export type PushResult =
   | { synced: false; report: Report }
   | { synced: true; report: Report; file: UploadedFile; summary: SyncSummary };
 
-/** Checks `path`, and only when it is valid uploads it and syncs it into `options.appAccount`. */
+/**
+ * Checks `path`, and only when it is valid uploads it and syncs it into `options.appAccount`. A
+ * workbook, and an export read through a mapping (a built-in profile or one of yours), go up as
+ * the JSON they convert to: the service reads its own layout only.
+ */
 export async function pushFile(client: Client, path: string, options: PushOptions): Promise<PushResult> {
   const format = options.format ?? formatOf(path);
+  const validation = options.validation ?? {};
   options.onStep?.("validate");
-  if (format !== "xlsx") {
-    const report = await validateFile(path, { ...(options.validation ?? {}), format });
-    return report.valid ? upload(client, path, format, report, options) : { synced: false, report };
+  const mapped = validation.mapping !== undefined || (validation.profile ?? "none") !== "none";
+  if (format === "json" || (format === "csv" && !mapped)) {
+    const report = await validateFile(path, { ...validation, format });
+    if (!report.valid) return { synced: false, report };
+    if (report.mapping === undefined) return upload(client, path, format, report, options);
+    // the header was a built-in profile's: converted below
   }
   const dir = await mkdtemp(join(tmpdir(), "syncfile-push-"));
   try {
-    // the JSON is uploaded under the workbook's name, .json instead of .xlsx
-    const json = join(dir, `${basename(path).replace(/\.xls[xm]$/i, "")}.json`);
-    const report = await convertFile(path, json, { ...(options.validation ?? {}), format, to: "json" });
+    // the JSON is uploaded under the file's name, .json instead of .xlsx or .csv
+    const json = join(dir, `${basename(path).replace(/\.(xls[xm]|csv)$/i, "")}.json`);
+    const report = await convertFile(path, json, { ...validation, format, to: "json" });
     delete report.output;
     return report.valid ? await upload(client, json, "json", report, options) : { synced: false, report };
   } finally {

@@ -7,6 +7,7 @@ import type { RecordSink } from "../model/RecordSink.js";
 import type { Code } from "../report/catalog.js";
 import { showValue } from "../report/describe.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
+import type { ReportMapping } from "../report/Report.js";
 import { getValidators } from "../schema/validators.js";
 import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
@@ -70,6 +71,10 @@ export class CsvAssembler implements CsvSink {
 
   finding(code: Code, details: FindingDetails): void {
     this.#sink.finding(code, details);
+  }
+
+  mapped(mapping: ReportMapping): void {
+    this.#sink.mapped?.(mapping);
   }
 
   row(row: CsvRow): void {

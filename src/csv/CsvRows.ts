@@ -3,11 +3,15 @@
 // ended parsing become csv.* findings naming the row and column. Fed by a CsvParser in this
 // thread, or by the batches of one on a worker.
 
+import { Mapping } from "../mapping/Mapping.js";
+import type { MappingDocument } from "../mapping/MappingDocument.js";
+import { detectProfile } from "../mapping/profiles.js";
 import { CSV_DATA_FIRST_HINT } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { ParseFailure, RawRecordSink } from "./CsvParser.js";
 import type { CsvHeader, CsvReaderLimits, CsvSink } from "./CsvSink.js";
 import { type ColumnKey, matchHeader } from "./columns.js";
+import { MappedHeader, type MappingProblem } from "./MappedRows.js";
 
 /** Raw records in file order (`record`, `failure`), then `finish()`. */
 export class CsvRows implements RawRecordSink {
@@ -20,6 +24,14 @@ export class CsvRows implements RawRecordSink {
   #row = 0;
   /** A header without an email column, while the rows after it are searched for one. */
   #missing: MissingEmail | null = null;
+  /** The mapping the rows are read through, bound to the export's header. */
+  #mapped: MappedHeader | null = null;
+  /** How the mapping came, its rows left out, and the export's header width. */
+  #how: "detected" | "profile" | "file" = "detected";
+  #excluded = 0;
+  #width = 0;
+  /** Records read while looking for the header a mapping names (a preamble above it). */
+  #seeking = 0;
 
   /** `delimiter`: the one the file's start chose, given with the header. */
   constructor(sink: CsvSink, limits: CsvReaderLimits, delimiter: string) {
@@ -35,6 +47,16 @@ export class CsvRows implements RawRecordSink {
 
   /** After the last record: an input without even a header is empty. */
   finish(): void {
+    const mapped = this.#mapped;
+    if (mapped) {
+      this.#sink.mapped?.({
+        name: mapped.mapping.name,
+        title: mapped.mapping.title,
+        how: this.#how,
+        rowsExcluded: this.#excluded,
+        columnsIgnored: [...mapped.ignored],
+      });
+    }
     if (this.#missing) {
       this.#sayMissing();
       return;
@@ -69,7 +91,7 @@ export class CsvRows implements RawRecordSink {
     }
     this.#row = row ?? this.#row + 1;
     row = this.#row;
-    const expected = this.#header.keys.length;
+    const expected = this.#mapped ? this.#width : this.#header.keys.length;
     if (cells.length !== expected) {
       this.#sink.finding("csv.ragged", {
         location: loc,
@@ -79,6 +101,22 @@ export class CsvRows implements RawRecordSink {
         ...(cells.length > expected ? { hint: "a cell holding the delimiter must be in double quotes" } : {}),
       });
       return;
+    }
+    if (this.#mapped) {
+      const at = row;
+      const mapped = this.#mapped.row(cells, (problem: MappingProblem) =>
+        this.#sink.finding(problem.code, {
+          location: loc,
+          row: at,
+          field: problem.field,
+          params: problem.params,
+        }),
+      );
+      if (mapped === null) {
+        this.#excluded++;
+        return;
+      }
+      cells = mapped;
     }
     this.#sink.row({ row, loc, cells });
   }
@@ -123,6 +161,14 @@ export class CsvRows implements RawRecordSink {
 
   #readHeader(cells: string[], loc: SourceLocation): void {
     const names = cells.map((c) => c.trim());
+    const layout = this.#limits.layout ?? "detect";
+    const mapping: MappingDocument | null =
+      layout === "none" ? null : layout === "detect" ? detectProfile(names) : layout.mapping;
+    if (mapping) {
+      this.#how = typeof layout === "object" ? layout.given : "detected";
+      this.#readMappedHeader(new Mapping(mapping), names, loc);
+      return;
+    }
     const matches = names.map(matchHeader);
     if (!matches.some((m) => m.key === "email")) {
       // without an email column nothing can be read: that alone is said, once the next rows
@@ -182,6 +228,63 @@ export class CsvRows implements RawRecordSink {
   }
 
   /**
+   * The header of an export read through `mapping`: its rows come out in the mapped layout. A
+   * mapping given whose email column this record lacks reads on to the header row it names, or
+   * else to the first that has the column (within the first 50): the rows above are a preamble.
+   * A detected profile's header is this record.
+   */
+  #readMappedHeader(mapping: Mapping, names: string[], loc: SourceLocation): void {
+    const header = MappedHeader.bind(mapping, names);
+    const wanted = mapping.document.headerRow;
+    this.#seeking++;
+    // a detected profile's header is the first row (its detect names are there)
+    const search = this.#how === "detected" ? 1 : HEADER_SEARCH;
+    const early = wanted !== undefined ? this.#seeking < wanted : header === null && this.#seeking < search;
+    if (early) return; // not the header yet
+    if (header === null || (wanted !== undefined && this.#seeking > wanted)) {
+      this.#stopped = true;
+      this.#sink.finding("mapping.header", {
+        location: loc,
+        row: this.#headerRow,
+        params: {
+          mapping: mapping.name,
+          columns: mapping.email.map((c) => JSON.stringify(c)).join(" or "),
+          where: wanted !== undefined ? `row ${wanted}` : `the first ${HEADER_SEARCH} rows`,
+        },
+      });
+      return;
+    }
+    this.#mapped = header;
+    this.#width = names.length;
+    if (!header.keys.includes("status")) {
+      this.#sink.finding("mapping.status.none", {
+        location: loc,
+        row: this.#headerRow,
+        params: { mapping: mapping.name },
+      });
+    }
+    if (this.#how === "file") {
+      for (const absent of header.absent) {
+        this.#sink.finding("mapping.column", {
+          location: loc,
+          row: this.#headerRow,
+          params: {
+            columns: absent.columns.map((c) => JSON.stringify(c)).join(" or "),
+            field: absent.field,
+          },
+        });
+      }
+    }
+    const keys = [...header.keys];
+    const index: Partial<Record<ColumnKey, number>> = {};
+    keys.forEach((key, i) => {
+      index[key] = i;
+    });
+    this.#header = { keys, names: [...header.names], index, delimiter: this.#delimiter, sourceNames: names };
+    this.#sink.header(this.#header);
+  }
+
+  /**
    * csv.header.missing, with `hint`, or else the one that fits what the rows showed (the
    * catalog's when they showed nothing); reading ends.
    */
@@ -200,6 +303,9 @@ export class CsvRows implements RawRecordSink {
     });
   }
 }
+
+/** How many rows are searched for the header a mapping names, when it does not say which. */
+const HEADER_SEARCH = 50;
 
 /** How many rows after a header without an email column are searched for the addresses. */
 const LOOK_AHEAD = 20;

@@ -2,8 +2,10 @@
 // them, the limits. A file of their own, not CsvReader.ts: CsvRows, which CsvReader drives,
 // needs them too, and the two would import each other.
 
+import type { Layout } from "../mapping/layout.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
+import type { ReportMapping } from "../report/Report.js";
 import type { ColumnKey } from "./columns.js";
 
 /** A data row as read: cells by column index. */
@@ -22,6 +24,8 @@ export interface CsvHeader {
   /** Index of each known column. */
   index: Partial<Record<ColumnKey, number>>;
   delimiter: string;
+  /** A mapped export's own header names, when the names above are those behind the mapped columns. */
+  sourceNames?: readonly string[];
 }
 
 /** Receives the header, each row and each finding, in order. */
@@ -29,9 +33,13 @@ export interface CsvSink {
   header(header: CsvHeader): void;
   row(row: CsvRow): void;
   finding(code: Code, details: FindingDetails): void;
+  /** After the last row, when the rows were read through a mapping: which, and what it left out. */
+  mapped?(mapping: ReportMapping): void;
 }
 
-/** Limits of the reader. */
+/** Limits of the reader, and how it reads the columns. */
 export interface CsvReaderLimits {
   maxRecordBytes: number;
+  /** Default "detect". */
+  layout?: Layout;
 }

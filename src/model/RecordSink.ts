@@ -2,10 +2,13 @@
 
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
+import type { ReportMapping } from "../report/Report.js";
 import type { DataRecord } from "./DataRecord.js";
 
 /** Receives records and reader findings, synchronously, in the order the reader emits them. */
 export interface RecordSink {
   record(record: DataRecord): void;
   finding(code: Code, details: FindingDetails): void;
+  /** The mapping an export was read through (a CSV reader says so after its last row). */
+  mapped?(mapping: ReportMapping): void;
 }

@@ -6,7 +6,7 @@ import { defaultChecks } from "../checks/defaultChecks.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { RecordSink } from "../model/RecordSink.js";
 import { UserEmails } from "../model/UserEmails.js";
-import type { Report } from "../report/Report.js";
+import type { Report, ReportMapping } from "../report/Report.js";
 import { type CollectedFindings, ReportCollector } from "../report/ReportCollector.js";
 import { findingDetails } from "./_findingDetails.js";
 import type { NormalizedValidateOptions } from "./options.js";
@@ -21,6 +21,8 @@ export class ValidationCore {
   readonly #checks: Check[];
   readonly #context: CheckContext;
   readonly #started = performance.now();
+  /** The mapping a CSV reader read the rows through. */
+  #mapping: ReportMapping | null = null;
   #recordErrorsBase = 0;
   #users = 0;
   #licenses = 0;
@@ -57,6 +59,9 @@ export class ValidationCore {
     this.sink = {
       finding: (code, details) => collector.add(code, details),
       record: (record) => this.#record(record),
+      mapped: (mapping) => {
+        this.#mapping = mapping;
+      },
     };
   }
 
@@ -73,7 +78,7 @@ export class ValidationCore {
     } finally {
       this.dispose();
     }
-    return this.#collector.toReport({
+    const report = this.#collector.toReport({
       file: this.#options.file,
       format: this.#options.format,
       stats: {
@@ -85,6 +90,8 @@ export class ValidationCore {
         durationMs: Math.round(performance.now() - this.#started),
       },
     });
+    if (this.#mapping) report.mapping = this.#mapping;
+    return report;
   }
 
   /**

@@ -119,7 +119,10 @@ export async function csvParallel(
     worker = new Worker(new URL(CSV_WORKER, workers), {
       workerData: {
         options: body.options,
-        limits: { maxRecordBytes: limits.maxRecordBytes },
+        limits: {
+          maxRecordBytes: limits.maxRecordBytes,
+          ...(limits.layout ? { layout: limits.layout } : {}),
+        },
         licenseUsers: licenseUsers && {
           limits: licenseUsers.limits,
           asRowsCome: licenseUsers.asRowsCome,

@@ -1,5 +1,10 @@
 // Options of a validation pass, normalised once at the boundary.
 
+import { checkMapping } from "../mapping/checkMapping.js";
+import type { Layout } from "../mapping/layout.js";
+import type { MappingDocument } from "../mapping/MappingDocument.js";
+import { PROFILES, profileNamed } from "../mapping/profiles.js";
+
 /** The forms of the data file: the JSON document, CSV, or an Excel workbook's sheet. */
 export type InputFormat = "json" | "csv" | "xlsx";
 
@@ -12,6 +17,14 @@ export interface ValidateOptions {
   format?: InputFormat;
   /** The workbook's sheet to read (xlsx only). Default: the first visible sheet. */
   sheet?: string | null;
+  /**
+   * How a CSV file's or a workbook's columns are read: a built-in profile by name
+   * (`google-workspace`…), or `"none"` for the service's layout alone. Default: the header
+   * decides (a built-in profile when it is one's, else the service's layout).
+   */
+  profile?: string;
+  /** A mapping of your own (schemas/mapping.schema.json) to read a CSV file or a workbook with; not with `profile`. */
+  mapping?: MappingDocument;
   /** The file name put in the report (validateFile uses the path). Default null. */
   file?: string | null;
   /** Errors (and, separately, warnings) to keep in the report; totals stay exact. Default 1000. */
@@ -36,6 +49,7 @@ export interface ValidateOptions {
 export interface NormalizedValidateOptions {
   format: InputFormat;
   sheet: string | null;
+  layout: Layout;
   file: string | null;
   maxErrors: number;
   strict: boolean;
@@ -58,6 +72,7 @@ export function normalizeValidateOptions(options: ValidateOptions = {}): Normali
   return {
     format,
     sheet,
+    layout: layoutOf(options, format),
     file: options.file ?? null,
     maxErrors: wholeNumber("maxErrors", options.maxErrors, 1000, 0),
     strict: options.strict ?? false,
@@ -85,6 +100,30 @@ export function normalizeWorkbookOptions(options: ValidateOptions = {}): Normali
 export function formatOf(name: string | null | undefined): InputFormat {
   if (name && /\.csv$/i.test(name)) return "csv";
   return name && /\.xls[xm]$/i.test(name) ? "xlsx" : "json";
+}
+
+/** The layout the options ask for; a RangeError for a profile or mapping that cannot be used. */
+function layoutOf(options: ValidateOptions, format: InputFormat): Layout {
+  const { profile, mapping } = options;
+  if (profile === undefined && mapping === undefined) return "detect";
+  if (profile !== undefined && mapping !== undefined) {
+    throw new RangeError("give a profile or a mapping, not both");
+  }
+  if (format === "json") {
+    throw new RangeError("a profile or a mapping reads the columns of CSV files and workbooks, not JSON");
+  }
+  if (mapping !== undefined) {
+    const problem = checkMapping(mapping);
+    if (problem !== null) throw new RangeError(`the mapping ${problem}`);
+    return { mapping, given: "file" };
+  }
+  if (profile === "none") return "none";
+  const named = typeof profile === "string" ? profileNamed(profile) : undefined;
+  if (!named) {
+    const names = PROFILES.map((p) => p.name).join(", ");
+    throw new RangeError(`profile must be one of ${names} or none, got ${String(profile)}`);
+  }
+  return { mapping: named, given: "profile" };
 }
 
 function wholeNumber(name: string, value: number | undefined, fallback: number, min: number): number {

@@ -21,6 +21,7 @@ export async function workbookPass(
   try {
     const read = await readWorkbook(file, assembler, {
       maxRecordBytes: options.maxRecordBytes,
+      layout: options.layout,
       sheet: options.sheet,
       onProgress: options.onProgress,
     });

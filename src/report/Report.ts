@@ -29,6 +29,19 @@ export interface ReportOutput {
   formulasEscaped: number;
 }
 
+/** The mapping an export was read through (CSV and workbooks). */
+export interface ReportMapping {
+  /** The mapping's name: a built-in profile's, or the one its document gives. */
+  name: string;
+  title: string;
+  /** Picked by the header (a built-in profile), named with --profile, or given as a document. */
+  how: "detected" | "profile" | "file";
+  /** Rows the mapping leaves out (its `exclude`). */
+  rowsExcluded: number;
+  /** Columns of the export the mapping does not read. */
+  columnsIgnored: string[];
+}
+
 /** The result of validating one data file. `reportVersion` changes only with incompatible changes. */
 export interface Report {
   reportVersion: 1;
@@ -39,6 +52,8 @@ export interface Report {
   format: "json" | "csv" | "xlsx";
   /** The workbook's sheet that was read (xlsx only). */
   sheet?: string;
+  /** The mapping the export was read through, when it was not in the service's layout. */
+  mapping?: ReportMapping;
   stats: ReportStats;
   /** Exact totals, including findings beyond the `maxErrors` limit. */
   counts: { error: number; warning: number; byCode: Record<string, number> };

@@ -157,6 +157,38 @@ export const catalog = {
     "the license columns repeat on every row of a license and must agree; leave them empty on later rows or make them equal",
   ),
 
+  // ── exports read through a mapping (a built-in profile, or --mapping) ─────
+  "mapping.header": e(
+    "No header the mapping fits",
+    "error",
+    "no header in {where} has {columns}, the email column of the mapping {mapping}",
+    "check that the file is the export the mapping is for; a mapping of yours can say which row holds the header (headerRow) and name the email column as the header does",
+  ),
+  "mapping.column": e(
+    "A column the mapping reads is missing",
+    "warning",
+    "the header has no column {columns}, which the mapping reads for {field}",
+    "check that the file is the export the mapping is for, or take the column out of the mapping",
+  ),
+  "mapping.status.none": e(
+    "No status column",
+    "warning",
+    "the mapping {mapping} reads no status from this file: every user will be active",
+    "export the users' status too, or map the column that holds it to status in a mapping of your own",
+  ),
+  "mapping.value": e(
+    "A value the mapping does not know",
+    "error",
+    "{value} is not a value the mapping knows here; it knows {known}",
+    "correct the cell, or add the value to the mapping's status values (a mapping of your own: syncfile mapping suggest FILE)",
+  ),
+  "mapping.date": e(
+    "A date in no form the mapping reads",
+    "error",
+    "{value} is not a date in the form {forms}",
+    "correct the cell, or add its form (or, for a text that means no date, the text) to the mapping's lastUsedDate",
+  ),
+
   // ── Excel workbooks ───────────────────────────────────────────────────────
   "xlsx.corrupt": e(
     "Damaged workbook",

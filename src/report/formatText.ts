@@ -64,6 +64,7 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
     }
   }
   out.push(summary(report, file, paint));
+  if (report.mapping) out.push(paint("dim", mappingLine(report.mapping)));
   if (report.output) out.push(outputLine(report.output, report.valid, paint));
   return `${out.join("\n")}\n`;
 }
@@ -96,6 +97,22 @@ function summary(
   const verdict = report.valid ? paint("green", "valid") : paint("red", "invalid");
   const counts = `${plural(error, "error")}, ${plural(warning, "warning")}`;
   return `${paint("bold", file)}: ${verdict} — ${counts} (${recordsOf(s)}; ${formatBytes(s.bytes)} in ${s.durationMs} ms)`;
+}
+
+/**
+ * Which mapping an export was read through, how it was chosen, and what it left out: "read as
+ * Slack: Manage members, Export member list (profile slack, recognised by its header); 2 rows
+ * left out by the mapping".
+ */
+export function mappingLine(mapping: NonNullable<Report["mapping"]>): string {
+  const how = {
+    detected: `profile ${mapping.name}, recognised by its header`,
+    profile: `profile ${mapping.name}`,
+    file: `mapping ${mapping.name}`,
+  }[mapping.how];
+  const left =
+    mapping.rowsExcluded > 0 ? `; ${plural(mapping.rowsExcluded, "row")} left out by the mapping` : "";
+  return `read as ${mapping.title} (${how})${left}`;
 }
 
 /** What a pass read: "3 users, 2 licenses, 3 license users". */

@@ -4,15 +4,20 @@ import csvRowSchema from "../../schemas/csv-row.schema.json" with { type: "json"
 import documentSchema from "../../schemas/custom-integration.schema.json" with { type: "json" };
 import licenseSchema from "../../schemas/license.schema.json" with { type: "json" };
 import licenseUserSchema from "../../schemas/license-user.schema.json" with { type: "json" };
+import mappingSchema from "../../schemas/mapping.schema.json" with { type: "json" };
 import userSchema from "../../schemas/user.schema.json" with { type: "json" };
 
-/** The schemas: document, user, license, license user, CSV row (JSON Schema 2020-12, each with `$id`). */
+/**
+ * The schemas: document, user, license, license user, CSV row, and the mapping of an export
+ * (JSON Schema 2020-12, each with `$id`).
+ */
 export const schemas = {
   document: documentSchema,
   user: userSchema,
   license: licenseSchema,
   licenseUser: licenseUserSchema,
   csvRow: csvRowSchema,
+  mapping: mappingSchema,
 } as const;
 
 /** The properties each record may have; anything else is an unknown property (a warning). */

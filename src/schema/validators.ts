@@ -12,6 +12,8 @@ export interface Validators {
   licenseUser: ValidateFunction;
   document: ValidateFunction;
   csvRow: ValidateFunction;
+  /** A mapping document (schemas/mapping.schema.json), every error. */
+  mapping: ValidateFunction;
 }
 
 const validators = compiled as unknown as Validators;

@@ -166,9 +166,11 @@ class SheetRowsToCsv implements SheetRowSink {
     this.#rows = new CsvRows(
       {
         header(header: CsvHeader) {
-          read.columns = header.names;
+          // findings name the export's own columns, mapped or not
+          read.columns = [...(header.sourceNames ?? header.names)];
           sink.header(header);
         },
+        mapped: (mapping) => sink.mapped?.(mapping),
         row: (row) => sink.row(row),
         finding: (code, details) =>
           sink.finding(code, code === "csv.header.missing" ? this.#elsewhere(details) : details),

@@ -342,9 +342,10 @@ describe("hints", () => {
     expect(expectFinding(csv("mail,name\n"), { code: "csv.header.missing" }).hint).toBe(
       "name the column of email addresses email; the first row of the file must be the header",
     );
-    // the rows after the header show which column holds the addresses (a Google Workspace export)
+    // the rows after the header show which column holds the addresses (an export of a layout no
+    // profile knows: Google Workspace's without its status column, which its profile needs)
     const google = csv(
-      "First Name [Required],Last Name [Required],Email Address [Required],Status [READ ONLY],Recovery Email\n" +
+      "First Name [Required],Last Name [Required],Email Address [Required],Status,Recovery Email\n" +
         "Ada,Lovelace,ada@example.com,Active,\n" +
         'Grace,Hopper,grace@example.com,Suspended,"grace@example.org"\n' +
         'Alan,Turing,alan@example.com,Active,"broken"quote\n',

@@ -104,6 +104,11 @@ const EXPECTED_CSV: Record<
   "csv.roles.format": [["csv.roles.format", 2, 3, "roles"]],
   "csv.user.conflict": [["csv.user.conflict", 3, 4, "firstName"]],
   "csv.license.conflict": [["csv.license.conflict", 2, 3, "pricePerUser"]],
+  "mapping.header": [["mapping.header", 0, 1, undefined]],
+  "mapping.column": [["mapping.column", 0, 1, undefined]],
+  "mapping.status.none": [["mapping.status.none", 0, 1, undefined]],
+  "mapping.value": [["mapping.value", 2, 3, "Status"]],
+  "mapping.date": [["mapping.date", 2, 3, "Last seen in Jira - acme"]],
 };
 
 // what each invalid workbook fixture must report: code, cell, column name
@@ -124,6 +129,15 @@ const OPTIONS: Record<string, ValidateOptions> = {
   "csv.record.size": { maxRecordBytes: 100 },
   "xlsx.cell.size": { maxRecordBytes: 100 },
   "xlsx.row.size": { maxRecordBytes: 100 },
+  // a mapping of one's own that reads a column the export lacks
+  "mapping.column": {
+    mapping: {
+      name: "hr",
+      email: "Work email",
+      status: { column: "State", values: { Active: "active" } },
+      roles: "Teams",
+    },
+  },
 };
 
 const files = readdirSync(fixture("invalid"));

@@ -19,6 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["schema"], // the data file's shape: its JSON Schemas, compiled, and the CSV layout's columns
   ["report"], // findings, their catalog and the report's formats
   ["model"], // records and what is derived from them
+  ["mapping"], // how an export's columns make the data file: mapping documents, built-in profiles
   ["json", "csv"],
   ["xlsx"],
   ["checks"],

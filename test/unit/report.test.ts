@@ -86,7 +86,7 @@ describe("numbers", () => {
 describe("catalog", () => {
   it("has a title, a message and a hint for every code", () => {
     for (const [code, entry] of Object.entries(catalog)) {
-      expect(code).toMatch(/^(file|json|csv|xlsx|document|user|license)\.[a-zA-Z.]+$/);
+      expect(code).toMatch(/^(file|json|csv|mapping|xlsx|document|user|license)\.[a-zA-Z.]+$/);
       expect(entry.title.length, code).toBeGreaterThan(3);
       expect(entry.message.length, code).toBeGreaterThan(3);
       expect(entry.hint.length, code).toBeGreaterThan(3);

@@ -1,0 +1,259 @@
+// An export's rows as the service's layout: a mapping (mapping/Mapping.ts) bound to the
+// export's header gives, for each row, the cells of the columns the rest of the reader knows
+// (email, names, status and externalStatus, roles, lastUsedDate, the Licenses list), or
+// nothing for a row the mapping leaves out. A value the mapping does not know is a problem of
+// its cell, never a guess. Both threads of a parallel pass map the same rows the same way.
+
+import type { Mapping } from "../mapping/Mapping.js";
+import { looseName } from "../text/suggest.js";
+import { formatList, splitList } from "./cells.js";
+import type { ColumnKey } from "./columns.js";
+
+/** A cell the mapping cannot read: the code, the header name of its column, the message's params. */
+export interface MappingProblem {
+  code: "mapping.value" | "mapping.date";
+  field: string;
+  params: Record<string, string>;
+}
+
+/** The columns a mapping reads, found in a header: their cells in order of preference. */
+type Cells = readonly number[];
+
+/** One column of the mapped layout: its key, the header name findings give, and its cell from a row. */
+interface Slot {
+  key: ColumnKey;
+  name: string;
+  cell: (cells: readonly string[], problem: (p: MappingProblem) => void) => string;
+}
+
+/** A mapping bound to one header. */
+export class MappedHeader {
+  readonly mapping: Mapping;
+  /** The mapped layout's columns, and the export's header names behind them. */
+  readonly keys: readonly ColumnKey[];
+  readonly names: readonly string[];
+  /** Columns of the export the mapping does not read. */
+  readonly ignored: readonly string[];
+  /** Fields whose columns the header lacks (none of their names is there). */
+  readonly absent: readonly { field: string; columns: readonly string[] }[];
+  readonly #slots: readonly Slot[];
+  readonly #exclude: readonly { cells: Cells; values: Mapping["exclude"][number]["values"] }[];
+
+  /** The mapping bound to `names`, or null when none of its email columns is there. */
+  static bind(mapping: Mapping, names: readonly string[]): MappedHeader | null {
+    return find(names, mapping.email).length === 0 ? null : new MappedHeader(mapping, names);
+  }
+
+  private constructor(mapping: Mapping, names: readonly string[]) {
+    this.mapping = mapping;
+    const read = new Set<number>();
+    const cellsOf = (columns: readonly string[]): Cells => {
+      const found = find(names, columns);
+      for (const i of found) read.add(i);
+      return found;
+    };
+    const nameOf = (cells: Cells) => names[cells[0] as number] as string;
+    const slots: Slot[] = [];
+    const text = (key: ColumnKey, columns: readonly string[]) => {
+      const cells = cellsOf(columns);
+      if (cells.length > 0) slots.push({ key, name: nameOf(cells), cell: (row) => first(row, cells) });
+      return cells;
+    };
+
+    text("email", mapping.email);
+    text("id", mapping.id);
+    const firstName = cellsOf(mapping.firstName);
+    const lastName = cellsOf(mapping.lastName);
+    const whole = cellsOf(mapping.wholeName);
+    if (firstName.length > 0 || whole.length > 0) {
+      slots.push({
+        key: "firstName",
+        name: nameOf(firstName.length > 0 ? firstName : whole),
+        cell: (row) => first(row, firstName) || namePart(first(row, whole), 0),
+      });
+    }
+    if (lastName.length > 0 || whole.length > 0) {
+      slots.push({
+        key: "lastName",
+        name: nameOf(lastName.length > 0 ? lastName : whole),
+        cell: (row) => first(row, lastName) || namePart(first(row, whole), 1),
+      });
+    }
+
+    const status = mapping.status;
+    const statusCells = status ? cellsOf(status.columns) : [];
+    const external = cellsOf(mapping.externalStatus);
+    const values = status?.values ?? null;
+    if (statusCells.length > 0 && values === null) {
+      // the service's own values: read as its layout reads them
+      slots.push({ key: "status", name: nameOf(statusCells), cell: (row) => first(row, statusCells) });
+    } else if (statusCells.length > 0 && values !== null) {
+      const field = nameOf(statusCells);
+      const known = values.known.map((v) => JSON.stringify(v)).join(", ");
+      // the status and the externalStatus of one row are read from one lookup
+      let lastRow: readonly string[] | null = null;
+      let meaning: ReturnType<typeof values.get>;
+      const lookup = (row: readonly string[], problem: (p: MappingProblem) => void) => {
+        if (row === lastRow) return meaning;
+        lastRow = row;
+        const value = first(row, statusCells);
+        meaning = value === "" ? undefined : values.get(value);
+        if (value !== "" && meaning === undefined) {
+          problem({ code: "mapping.value", field, params: { value: JSON.stringify(value), known } });
+        }
+        return meaning;
+      };
+      slots.push({ key: "status", name: field, cell: (row, problem) => lookup(row, problem)?.status ?? "" });
+      if (external.length === 0) {
+        slots.push({
+          key: "externalStatus",
+          name: field,
+          cell: (row, problem) => {
+            const m = lookup(row, problem);
+            return m === undefined ? "" : (m.externalStatus ?? first(row, statusCells).trim());
+          },
+        });
+      }
+    }
+    if (external.length > 0) {
+      slots.push({ key: "externalStatus", name: nameOf(external), cell: (row) => first(row, external) });
+    }
+
+    const roles = mapping.roles;
+    const roleCells = roles ? cellsOf(roles.columns) : [];
+    if (roles && roleCells.length > 0) {
+      slots.push({
+        key: "roles",
+        name: nameOf(roleCells),
+        cell: (row) => {
+          const cell = first(row, roleCells);
+          if (roles.separator === null && roles.ignore.known.length === 0) return cell;
+          const items = listItems(cell, roles.separator).filter((r) => roles.ignore.get(r) === undefined);
+          return items.length === 0 ? "" : formatList(items);
+        },
+      });
+    }
+
+    const date = mapping.lastUsedDate;
+    const dateCells = date ? cellsOf(date.columns) : [];
+    if (date && dateCells.length > 0) {
+      const forms = date.forms.names.join(", ");
+      slots.push({
+        key: "lastUsedDate",
+        name: nameOf(dateCells),
+        // the latest of the columns' dates (Atlassian: one "Last seen in" column a product)
+        cell: (row, problem) => {
+          let latest = "";
+          for (const i of dateCells) {
+            const value = (row[i] ?? "").trim();
+            if (value === "" || date.never.get(value) !== undefined) continue;
+            const read = date.forms.read(value);
+            if (read === null) {
+              const field = names[i] as string;
+              problem({ code: "mapping.date", field, params: { value: JSON.stringify(value), forms } });
+            } else if (read > latest) latest = read;
+          }
+          return latest;
+        },
+      });
+    }
+
+    const licenses = mapping.licenses;
+    const licenseCells = licenses ? cellsOf(licenses.columns) : [];
+    // each column a license's columns name grants it (Atlassian: one column a product and site)
+    const grants = mapping.licenseColumns.flatMap((c) =>
+      cellsOf(c.columns).map((cell) => ({ cell, license: c.license, grants: c.grants })),
+    );
+    const every = mapping.license;
+    if (licenseCells.length > 0 || grants.length > 0 || every !== null) {
+      const source = licenseCells.length > 0 ? licenseCells : grants.map((g) => g.cell);
+      slots.push({
+        key: "licenses",
+        name: source.length > 0 ? nameOf(source) : "licenses",
+        cell: (row) => {
+          const names: string[] = every === null ? [] : [every];
+          if (licenses && licenseCells.length > 0) {
+            for (const item of listItems(first(row, licenseCells), licenses.separator)) {
+              if (licenses.ignore.get(item) === undefined && !names.includes(item)) names.push(item);
+            }
+          }
+          for (const grant of grants) {
+            const value = (row[grant.cell] ?? "").trim();
+            if (value !== "" && grant.grants.get(value) !== undefined && !names.includes(grant.license)) {
+              names.push(grant.license);
+            }
+          }
+          return names.length === 0 ? "" : formatList(names);
+        },
+      });
+    }
+
+    this.#exclude = mapping.exclude
+      .map((e) => ({ cells: cellsOf(e.columns), values: e.values }))
+      .filter((e) => e.cells.length > 0);
+    this.#slots = slots;
+    this.keys = slots.map((s) => s.key);
+    this.names = slots.map((s) => s.name);
+    this.ignored = names.filter((name, i) => !read.has(i) && name !== "");
+    this.absent = mapping.reads().filter((r) => find(names, r.columns).length === 0);
+  }
+
+  /** The row's cells in the mapped layout, or null when the mapping leaves the row out. */
+  row(cells: readonly string[], problem: (p: MappingProblem) => void): string[] | null {
+    for (const exclude of this.#exclude) {
+      const value = first(cells, exclude.cells);
+      if (value !== "" && exclude.values.get(value) !== undefined) return null; // the table trims
+    }
+    const mapped = new Array<string>(this.#slots.length);
+    for (let i = 0; i < this.#slots.length; i++) mapped[i] = (this.#slots[i] as Slot).cell(cells, problem);
+    return mapped;
+  }
+}
+
+/**
+ * The indices of `columns` in a header, in the mapping's order; names compared loosely. A name
+ * ending in `*` is every column whose name starts so, in any case (`Jira - *`, which `Jira
+ * Service Management - x` does not start), in the header's order.
+ */
+function find(names: readonly string[], columns: readonly string[]): number[] {
+  const found: number[] = [];
+  for (const column of columns) {
+    const prefix = column.endsWith("*") ? column.slice(0, -1).trimStart().toLowerCase() : null;
+    const wanted = looseName(column);
+    names.forEach((name, i) => {
+      const match =
+        prefix === null ? looseName(name) === wanted : name.trim().toLowerCase().startsWith(prefix);
+      if (match && !found.includes(i)) found.push(i);
+    });
+  }
+  return found;
+}
+
+/**
+ * The first of `cells` with a value in the row, as written (the checks after say what is wrong
+ * with spaces around an email, as in the service's layout); "" when none has one.
+ */
+function first(row: readonly string[], cells: Cells): string {
+  for (const i of cells) {
+    const value = row[i] ?? "";
+    if (value.trim() !== "") return value;
+  }
+  return "";
+}
+
+/** A list cell's items: split at `separator`, or at `,` and `;` (null); trimmed, empty ones dropped. */
+function listItems(cell: string, separator: string | null): string[] {
+  if (separator === null) return splitList(cell);
+  return cell
+    .split(separator)
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/** The first word of a whole name (0), or the rest (1). */
+function namePart(name: string, part: 0 | 1): string {
+  const whole = name.trim();
+  const space = whole.search(/\s/);
+  if (space < 0) return part === 0 ? whole : "";
+  return part === 0 ? whole.slice(0, space) : whole.slice(space + 1).trim();
+}
