@@ -8,6 +8,10 @@ export { convertFile, convertStream, normalize, pipeDocument } from "./convert/c
 export type { ConvertOptions, PipeOptions } from "./convert/options.js";
 export { CanonicalRows, CsvWriter, type CsvWriterOptions } from "./csv/CsvWriter.js";
 export { JsonWriter } from "./json/JsonWriter.js";
+export { mappingProblems } from "./mapping/checkMapping.js";
+export type { MappingDocument } from "./mapping/MappingDocument.js";
+export { detectProfile, PROFILES, profileNamed } from "./mapping/profiles.js";
+export { type MappingDocumentProblem, MappingError, readMapping } from "./mapping/readMapping.js";
 export type {
   DataRecord,
   LicenseRecord,
@@ -39,7 +43,7 @@ export { formatGithub } from "./report/formatGithub.js";
 export { formatJson } from "./report/formatJson.js";
 export { formatSarif, SARIF_SCHEMA } from "./report/formatSarif.js";
 export { type Excerpt, formatBytes, formatText, type TextFormatOptions } from "./report/formatText.js";
-export type { Report, ReportOutput, ReportStats } from "./report/Report.js";
+export type { Report, ReportMapping, ReportOutput, ReportStats } from "./report/Report.js";
 export { readExcerpts } from "./report/readExcerpts.js";
 export { knownProperties, schemas } from "./schema/schemas.js";
 export { type RecordEvent, type RecordSource, readRecords } from "./validate/readRecords.js";

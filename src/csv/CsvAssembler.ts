@@ -188,6 +188,12 @@ export class CsvAssembler implements CsvSink {
   #user(row: CsvRow, email: string, cells: HeaderCells): boolean {
     const user = this.#users.user(email);
     if (!this.#users.isNew) {
+      if (cells.header.oneRowPerUser) {
+        // an export has a row a user: a second is a duplicate, whatever its spelling; with a
+        // Licenses column its licenses still count, as the parsing thread counts them
+        this.#duplicate(row, user, email, cells);
+        return cells.dialect;
+      }
       if (!this.#sameSpelling(row, user, email, cells)) return false;
       this.#conflicts(row, user, cells);
       return true;
@@ -230,8 +236,14 @@ export class CsvAssembler implements CsvSink {
   #sameSpelling(row: CsvRow, user: number, email: string, cells: HeaderCells): boolean {
     const { index } = cells.header;
     if (index.licenseName !== undefined || index.licenses !== undefined) return true;
+    if (this.#definitions.get(user).cells[0] === email) return true;
+    this.#duplicate(row, user, email, cells);
+    return false;
+  }
+
+  /** user.email.duplicate at a later row of a known user. */
+  #duplicate(row: CsvRow, user: number, email: string, cells: HeaderCells): void {
     const definition = this.#definitions.get(user);
-    if (definition.cells[0] === email) return true;
     this.#rowFinding(
       "user.email.duplicate",
       row,
@@ -240,7 +252,6 @@ export class CsvAssembler implements CsvSink {
       undefined, // the row makes no user of the document
       email,
     );
-    return false;
   }
 
   #conflicts(row: CsvRow, user: number, cells: HeaderCells): void {

@@ -163,7 +163,7 @@ export class CsvRows implements RawRecordSink {
     const names = cells.map((c) => c.trim());
     const layout = this.#limits.layout ?? "detect";
     const mapping: MappingDocument | null =
-      layout === "none" ? null : layout === "detect" ? detectProfile(names) : layout.mapping;
+      layout === "none" ? null : layout === "detect" ? detected(names) : layout.mapping;
     if (mapping) {
       this.#how = typeof layout === "object" ? layout.given : "detected";
       this.#readMappedHeader(new Mapping(mapping), names, loc);
@@ -280,7 +280,14 @@ export class CsvRows implements RawRecordSink {
     keys.forEach((key, i) => {
       index[key] = i;
     });
-    this.#header = { keys, names: [...header.names], index, delimiter: this.#delimiter, sourceNames: names };
+    this.#header = {
+      keys,
+      names: [...header.names],
+      index,
+      delimiter: this.#delimiter,
+      sourceNames: names,
+      oneRowPerUser: mapping.document.rowsPerUser !== "many",
+    };
     this.#sink.header(this.#header);
   }
 
@@ -302,6 +309,15 @@ export class CsvRows implements RawRecordSink {
       ...(hint ? { hint } : {}),
     });
   }
+}
+
+/**
+ * The profile a header is, when one of its columns is not the service's: a header of the
+ * service's own columns (in any spelling it reads) is read as its layout, whatever profile it
+ * could also be, so that no column of it goes unread.
+ */
+function detected(names: readonly string[]): MappingDocument | null {
+  return names.every((name) => name === "" || matchHeader(name).key !== null) ? null : detectProfile(names);
 }
 
 /** How many rows are searched for the header a mapping names, when it does not say which. */

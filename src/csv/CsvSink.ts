@@ -26,6 +26,8 @@ export interface CsvHeader {
   delimiter: string;
   /** A mapped export's own header names, when the names above are those behind the mapped columns. */
   sourceNames?: readonly string[];
+  /** An export's layout, one row per user: a user's email on a second row is a duplicate, in any case. */
+  oneRowPerUser?: boolean;
 }
 
 /** Receives the header, each row and each finding, in order. */

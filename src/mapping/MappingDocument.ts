@@ -20,6 +20,8 @@ export interface MappingDocument {
   title?: string;
   detect?: readonly (string | readonly string[])[];
   headerRow?: number;
+  /** one (default): a row a user; many: a user's rows add up, as in the service's own layout. */
+  rowsPerUser?: "one" | "many";
   email: Columns;
   id?: Columns;
   firstName?: Columns;

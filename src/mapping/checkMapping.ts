@@ -56,21 +56,72 @@ function sentence(error: ErrorObject): MappingProblem | null {
     const name = (error.params as { missingProperty: string }).missingProperty;
     return { pointer: error.instancePath, message: `needs ${name}` };
   }
-  const message = xMessage(error.schemaPath);
+  const message = xMessage(error.schemaPath, error.instancePath);
   return message === null ? null : { pointer: error.instancePath, message };
 }
 
-/** The x-message of the schema the keyword at `schemaPath` belongs to, or of the nearest above it. */
-function xMessage(schemaPath: string): string | null {
-  const parts = pointerSegments(schemaPath.replace(/^#/, ""));
-  parts.pop(); // the keyword
-  for (let n = parts.length; n >= 0; n--) {
-    let node: unknown = mappingSchema;
-    for (const part of parts.slice(0, n)) node = (node as Record<string, unknown> | undefined)?.[part];
-    const message = (node as Record<string, unknown> | undefined)?.["x-message"];
-    if (typeof message === "string") return message;
+type SchemaNode = Record<string, unknown>;
+
+/**
+ * The x-message nearest above the keyword that failed. ajv's schemaPath starts at the schema it
+ * compiled as a function of its own (a $ref's target, a property's schema), so it is followed
+ * from each schema that applies at the instance's place or at one of its parents, the innermost
+ * place first, until it leads somewhere; then up from there to the first x-message.
+ */
+function xMessage(schemaPath: string, instancePath: string): string | null {
+  const relative = pointerSegments(schemaPath.replace(/^#/, ""));
+  relative.pop(); // the keyword
+  const place = pointerSegments(instancePath);
+  for (let depth = place.length; depth >= 0; depth--) {
+    for (const start of schemasAt(place.slice(0, depth))) {
+      const trail: SchemaNode[] = [start];
+      for (const part of relative) {
+        const next = (trail[trail.length - 1] as SchemaNode)[part];
+        if (next === null || typeof next !== "object") break;
+        trail.push(next as SchemaNode);
+      }
+      if (trail.length !== relative.length + 1) continue; // not where this path starts
+      for (let k = trail.length - 1; k >= 0; k--) {
+        const message = (trail[k] as SchemaNode)["x-message"];
+        if (typeof message === "string") return message;
+      }
+    }
   }
   return null;
+}
+
+/** Every schema that applies at `place` (its $ref targets and anyOf branches too), the outer first. */
+function schemasAt(place: readonly string[]): SchemaNode[] {
+  let found = expand(mappingSchema as SchemaNode);
+  for (const part of place) {
+    const next: SchemaNode[] = [];
+    for (const node of found) {
+      const properties = node.properties as Record<string, SchemaNode> | undefined;
+      const step =
+        properties?.[part] ??
+        (/^\d+$/.test(part) ? (node.items as SchemaNode | undefined) : undefined) ??
+        (typeof node.additionalProperties === "object"
+          ? (node.additionalProperties as SchemaNode)
+          : undefined);
+      if (step) next.push(...expand(step));
+    }
+    found = next;
+  }
+  return found;
+}
+
+/** A schema, then what its $ref and anyOf branches are, recursively. */
+function expand(node: SchemaNode): SchemaNode[] {
+  const out = [node];
+  if (typeof node.$ref === "string") {
+    const target = pointerSegments(node.$ref.replace(/^#/, "")).reduce<unknown>(
+      (at, part) => (at as SchemaNode | undefined)?.[part],
+      mappingSchema,
+    );
+    if (target && typeof target === "object") out.push(...expand(target as SchemaNode));
+  }
+  for (const branch of (node.anyOf as SchemaNode[] | undefined) ?? []) out.push(...expand(branch));
+  return out;
 }
 
 /** A JSON Pointer as JavaScript reads it: /status/values/Active → status.values.Active. */

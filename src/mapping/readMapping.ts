@@ -45,19 +45,21 @@ export function readMapping(text: string, file: string): MappingDocument {
   const document: unknown = JSON.parse(text);
   const problems = mappingProblems(document);
   if (problems.length === 0) return document as MappingDocument;
+  const placed = problems.map((problem) => {
+    const path = pointerSegments(problem.pointer).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    // a property is shown at its key
+    let node = findNodeAtLocation(tree, path);
+    while (!node && path.length > 0) {
+      path.pop(); // a field that is missing: its object
+      node = findNodeAtLocation(tree, path);
+    }
+    const offset = node?.parent?.type === "property" ? node.parent.offset : (node?.offset ?? 0);
+    return { ...at(offset), pointer: problem.pointer, message: problem.message };
+  });
+  // in the order of the document
   throw new MappingError(
     file,
-    problems.map((problem) => {
-      const path = pointerSegments(problem.pointer).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-      // a property is shown at its key
-      let node = findNodeAtLocation(tree, path);
-      while (!node && path.length > 0) {
-        path.pop(); // a field that is missing: its object
-        node = findNodeAtLocation(tree, path);
-      }
-      const offset = node?.parent?.type === "property" ? node.parent.offset : (node?.offset ?? 0);
-      return { ...at(offset), pointer: problem.pointer, message: problem.message };
-    }),
+    placed.sort((a, b) => a.line - b.line || a.column - b.column),
   );
 }
 
