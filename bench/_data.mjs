@@ -38,6 +38,16 @@ export async function xlsxData(megabytes) {
   return { ...found, csvPath };
 }
 
+/**
+ * A generated export of about `megabytes` MB in a built-in profile's layout (Microsoft 365's
+ * active users, `path`), and the same users in the service's layout (`canonicalPath`).
+ */
+export async function exportData(megabytes) {
+  const canonicalPath = `${DATA_DIR}users-${megabytes}mb-export-canonical.csv`;
+  const found = await data(`users-${megabytes}mb-export-m365.csv`, megabytes, ["export", canonicalPath]);
+  return { ...found, canonicalPath };
+}
+
 const CHILD = fileURLToPath(new URL("./_generateChild.mjs", import.meta.url));
 
 async function data(name, megabytes, [kind, ...extra]) {

@@ -174,6 +174,84 @@ export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7, 
   return { bytes, users, rows };
 }
 
+/** The header of the Microsoft 365 admin center's export of active users (its newer layout). */
+export const M365_HEADER =
+  "Display name,DirSyncEnabled,User principal name,Object Id,First name,Last name,When created,Soft deletion time stamp,Title,Department,Preferred data location,City,CountryOrRegion,Office,StateOrProvince,Usage location,Last dirsync time,Block credential,Licenses,Password never expires,Last password change time stamp,Mobile Phone,Phone number,Postal code,Preferred language,Street address,Fax,Proxy addresses";
+
+/**
+ * Writes an export of about `targetBytes` in a built-in profile's layout to `path` — Microsoft
+ * 365's active users: a row a user, `Block credential` for the status, the licenses in one cell
+ * joined by `+` (`Unlicensed` for none) — and the same users in the service's layout to
+ * `canonicalPath` (a row a user–license pair, the status and the externalStatus the profile
+ * reads). Resolves to counts.
+ */
+export async function generateExport(path, canonicalPath, targetBytes, { licenses = 20, seed = 11 } = {}) {
+  const random = prng(seed);
+  const file = batchedFile(path);
+  const canonical = batchedFile(canonicalPath);
+  await file.write(`${M365_HEADER}\n`);
+  await canonical.write(`${CSV_HEADER}\n`);
+  let users = 0;
+  while (file.bytes() < targetBytes) {
+    const u = userAt(users, random);
+    const held = Math.floor(random() * 4);
+    const names = Array.from({ length: held }, (_, k) => `Plan ${(users * 7 + k * 5) % licenses}`);
+    const blocked = u.status === "deleted";
+    await file.write(
+      `${[
+        `${u.firstName} ${u.lastName}`,
+        "",
+        u.email,
+        u.id,
+        u.firstName,
+        u.lastName,
+        "2022-03-18 19:49:35Z",
+        "",
+        "Engineer",
+        "R&D",
+        "",
+        "London",
+        "United Kingdom",
+        "",
+        "",
+        "GB",
+        "",
+        blocked ? "True" : "False",
+        held > 0 ? names.join("+") : "Unlicensed",
+        "False",
+        "2022-03-18 19:49:35Z",
+        "",
+        "",
+        "",
+        "en-GB",
+        "",
+        "",
+        `SMTP:${u.email}`,
+      ]
+        .map(csvCell)
+        .join(",")}\n`,
+    );
+    const userCells = [
+      u.email,
+      u.id,
+      u.firstName,
+      u.lastName,
+      u.status,
+      blocked ? "Sign-in blocked" : "Sign-in allowed",
+      "",
+      "",
+    ]
+      .map(csvCell)
+      .join(",");
+    if (held === 0) await canonical.write(`${userCells},,,,\n`);
+    for (const name of names) await canonical.write(`${userCells},${name},,,\n`);
+    users++;
+  }
+  const bytes = await file.close();
+  const canonicalBytes = await canonical.close();
+  return { bytes, users, canonicalBytes };
+}
+
 /**
  * Writes the rows of generateCsv as an Excel workbook would hold them — ids and prices as
  * numbers, lastUsedDate as a date cell, text in the shared strings table — to `path` (exceljs's

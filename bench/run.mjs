@@ -4,7 +4,7 @@
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
-//   BENCH_ONLY=server npm run bench     only some parts: json, csv, xlsx, server, pages, postgres (comma-separated)
+//   BENCH_ONLY=server npm run bench     only some parts: json, csv, exports, xlsx, server, pages, postgres (comma-separated)
 //   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M), on each backend
 //   parts pages and postgres run on PostgreSQL too when it answers (BENCH_POSTGRES_URL).
 //   part postgres: the 1 GB JSON sync, then again into the same account (replacing its rows), on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { csvData, csvUsersData, jsonData, jsonUsersData, xlsxData } from "./_data.mjs";
+import { csvData, csvUsersData, exportData, jsonData, jsonUsersData, xlsxData } from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate, withBusyCpu } from "./_measure.mjs";
 import {
   accountOfUsers,
@@ -153,6 +153,61 @@ if (runs("csv")) {
       row("syncfile convert CSV → JSON (to a file)", ours.seconds, data.bytes, ours.rss);
       line("  baseline skipped: Miller (mlr) is not installed — apt-get install miller");
     }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// ── An export read through its profile: 100 MB of Microsoft 365's layout, next to the same
+// users in the service's layout ──
+if (runs("exports")) {
+  const data = await exportData(100);
+  const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
+  try {
+    line();
+    line(
+      `An export in a profile's layout (Microsoft 365 active users), ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users), and the same users in the service's layout, ${(data.canonicalBytes / 1e6).toFixed(0)} MB`,
+    );
+    const [validate, validateCanonical, convert, convertCanonical] = await alternate([
+      () => measureNode(CLI, ["validate", data.path, "--format", "json"]),
+      () => measureNode(CLI, ["validate", data.canonicalPath, "--format", "json"]),
+      () => measureNode(CLI, ["convert", data.path, join(out, "from-export.json"), "--format", "json"]),
+      () =>
+        measureNode(CLI, [
+          "convert",
+          data.canonicalPath,
+          join(out, "from-canonical.json"),
+          "--format",
+          "json",
+        ]),
+    ]);
+    row("syncfile validate, the export", validate.seconds, data.bytes, validate.rss);
+    row(
+      "syncfile validate, the service's layout",
+      validateCanonical.seconds,
+      data.canonicalBytes,
+      validateCanonical.rss,
+    );
+    row("syncfile convert → JSON, the export", convert.seconds, data.bytes, convert.rss);
+    row(
+      "syncfile convert → JSON, the service's layout",
+      convertCanonical.seconds,
+      data.canonicalBytes,
+      convertCanonical.rss,
+    );
+    for (const [what, ours, theirs] of [
+      ["validate", validate, validateCanonical],
+      ["convert", convert, convertCanonical],
+    ]) {
+      const ratio = ours.seconds / theirs.seconds;
+      line(
+        `  ${what} time export / service's layout: ${ratio.toFixed(2)}×  (target ≤ 1.15×: ${check(ratio <= 1.15)})`,
+      );
+    }
+    const same = readFileSync(join(out, "from-export.json")).equals(
+      readFileSync(join(out, "from-canonical.json")),
+    );
+    line(`  the two JSON outputs are ${same ? "identical" : "DIFFERENT"}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

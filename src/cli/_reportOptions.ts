@@ -5,8 +5,7 @@ import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
 import { PROFILES } from "../mapping/profiles.js";
-import { MappingError, readMapping } from "../mapping/readMapping.js";
-import { formatOf } from "../pass/options.js";
+import { formatOf } from "../pass/formatOf.js";
 import type { Finding } from "../report/Finding.js";
 import { formatGithub } from "../report/formatGithub.js";
 import { formatHtml } from "../report/formatHtml.js";
@@ -94,17 +93,19 @@ export interface InputOptions {
 }
 
 /** The input options of the validation the flags ask for; a --mapping that cannot be used is a UsageError. */
-export function inputOptions(flags: ReportFlags): InputOptions {
+export async function inputOptions(flags: ReportFlags): Promise<InputOptions> {
   return {
     ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
     ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
     ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
-    ...(flags.mapping !== undefined ? { mapping: mappingFile(flags.mapping) } : {}),
+    ...(flags.mapping !== undefined ? { mapping: await mappingFile(flags.mapping) } : {}),
   };
 }
 
 /** The mapping document in `file`; what is wrong with it, where, as a UsageError. */
-function mappingFile(file: string): MappingDocument {
+async function mappingFile(file: string): Promise<MappingDocument> {
+  // loaded here: a run without a mapping loads no JSON parser that keeps places
+  const { MappingError, readMapping } = await import("../mapping/readMapping.js");
   let text: string;
   try {
     text = readFileSync(file, "utf8");

@@ -83,6 +83,7 @@ Examples:
 
 async function runConvert(input: string, output: string, flags: ConvertFlags): Promise<number> {
   checkInputFlags([input], flags);
+  const reading = await inputOptions(flags);
   if (!flags.normalize && (flags.displayCurrency || flags.sourceCurrency || flags.rates)) {
     throw new UsageError("--display-currency, --source-currency and --rates apply only with --normalize");
   }
@@ -92,7 +93,7 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
     input === "-" ? null : sizeOf(input),
   );
   const options = {
-    ...inputOptions(flags),
+    ...reading,
     ...(flags.to ? { to: flags.to } : {}),
     ...(flags.displayCurrency ? { displayCurrency: flags.displayCurrency } : {}),
     ...(flags.sourceCurrency ? { sourceCurrency: flags.sourceCurrency } : {}),

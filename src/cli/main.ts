@@ -10,6 +10,7 @@ import { describeIoError, OutputError, streamName, useColor, writeOut } from "./
 import { convertCommand } from "./convertCommand.js";
 import { downloadCommand } from "./downloadCommand.js";
 import { EXIT } from "./exitCodes.js";
+import { mappingCommand } from "./mappingCommand.js";
 import { profilesCommand } from "./profilesCommand.js";
 import { pushCommand } from "./pushCommand.js";
 import { reportsCommand } from "./reportsCommand.js";
@@ -34,7 +35,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     downloadCommand(result),
     reportsCommand(result),
     profilesCommand(result),
+    mappingCommand(result),
   ]) {
+    for (const sub of command.commands) {
+      sub
+        .exitOverride()
+        .configureOutput(program.configureOutput())
+        .showHelpAfterError("(add --help for usage)");
+    }
     program.addCommand(
       command
         .exitOverride()

@@ -68,7 +68,7 @@ Examples:
 
 async function runPush(file: string, flags: PushFlags): Promise<number> {
   checkInputFlags([file], flags);
-  const { format, ...input } = inputOptions(flags);
+  const { format, ...input } = await inputOptions(flags);
   const client = connect(flags);
   const wait = flags.wait ?? 10 * 60_000;
   let size: number;

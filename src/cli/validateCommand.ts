@@ -60,7 +60,7 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
   if (files.filter((f) => f === "-").length > 1)
     throw new UsageError("standard input (-) can be read only once");
   checkInputFlags(files, flags);
-  const input = inputOptions(flags);
+  const input = await inputOptions(flags);
   const { validateFile, validateStream } = await import("../validate/validate.js");
   let code: number = EXIT.ok;
   // an HTML page or a SARIF log is one document: every file's report, written once all are read

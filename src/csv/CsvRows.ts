@@ -162,6 +162,11 @@ export class CsvRows implements RawRecordSink {
   #readHeader(cells: string[], loc: SourceLocation): void {
     const names = cells.map((c) => c.trim());
     const layout = this.#limits.layout ?? "detect";
+    if (layout === "raw") {
+      this.#header = { keys: names.map(() => null), names, index: {}, delimiter: this.#delimiter };
+      this.#sink.header(this.#header);
+      return;
+    }
     const mapping: MappingDocument | null =
       layout === "none" ? null : layout === "detect" ? detected(names) : layout.mapping;
     if (mapping) {

@@ -5,6 +5,8 @@ import type { MappingDocument } from "./MappingDocument.js";
 
 /**
  * `detect`: a built-in profile when the header is one, else the service's layout; `none`: the
- * service's layout alone; a mapping: that one, given by name (`profile`) or as a document (`file`).
+ * service's layout alone; a mapping: that one, given by name (`profile`) or as a document
+ * (`file`); `raw`: the first row as the header and every row as it is, nothing matched (what
+ * `syncfile mapping suggest` looks at).
  */
-export type Layout = "detect" | "none" | { mapping: MappingDocument; given: "profile" | "file" };
+export type Layout = "detect" | "none" | "raw" | { mapping: MappingDocument; given: "profile" | "file" };

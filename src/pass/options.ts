@@ -4,12 +4,9 @@ import { checkMapping } from "../mapping/checkMapping.js";
 import type { Layout } from "../mapping/layout.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
 import { PROFILES, profileNamed } from "../mapping/profiles.js";
+import { formatOf, INPUT_FORMATS, type InputFormat } from "./formatOf.js";
 
-/** The forms of the data file: the JSON document, CSV, or an Excel workbook's sheet. */
-export type InputFormat = "json" | "csv" | "xlsx";
-
-/** Every input format, for messages and choices. */
-export const INPUT_FORMATS: readonly InputFormat[] = ["json", "csv", "xlsx"];
+export { formatOf, INPUT_FORMATS, type InputFormat } from "./formatOf.js";
 
 /** Options of `validate…()` and `readRecords()`. */
 export interface ValidateOptions {
@@ -94,12 +91,6 @@ export function normalizeWorkbookOptions(options: ValidateOptions = {}): Normali
     );
   }
   return normalizeValidateOptions({ ...options, format: "xlsx" });
-}
-
-/** CSV for a `.csv` name, a workbook for `.xlsx` (and `.xlsm`), JSON otherwise. */
-export function formatOf(name: string | null | undefined): InputFormat {
-  if (name && /\.csv$/i.test(name)) return "csv";
-  return name && /\.xls[xm]$/i.test(name) ? "xlsx" : "json";
 }
 
 /** The layout the options ask for; a RangeError for a profile or mapping that cannot be used. */

@@ -7,7 +7,7 @@ import "./page.css";
 import type { Excerpt, Finding, Report } from "../browser.js";
 import type { Execution, SyncSummary } from "../http/operations.js";
 import { isRunningBucket } from "../http/tolerant.js";
-import { formatOf, type InputFormat } from "../pass/options.js";
+import { formatOf, type InputFormat } from "../pass/formatOf.js";
 import { catalog } from "../report/catalog.js";
 import { REPORT_STYLE, reportSection } from "../report/formatHtml.js";
 import { formatBytes } from "../report/formatText.js";

@@ -105,6 +105,57 @@ describe("syncfile push", () => {
     expect(proxy.requests.length).toBe(before);
   });
 
+  it("pushes an export read through its profile, or a mapping, as the JSON it converts to", async () => {
+    const okta = join(work, "okta.csv");
+    writeFileSync(
+      okta,
+      "User,Login,Status,Activation date,Authentication Source,Last Login,Last Password Change\n" +
+        "Ada Lovelace,ada@example.com,ACTIVE,1/10/2023,OKTA,7/5/2024 2:23:11 PM,1/10/2023\n" +
+        "Grace Hopper,grace@example.com,SUSPENDED,1/10/2023,OKTA,Never,1/10/2023\n",
+    );
+    const r = await syncfile(["push", okta, "--app-account", "8"]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(
+      /^pushed .*okta\.csv as okta\.json \([\d.]+ B\) as file \d+, synced into app account 8\n {2}2 users \(1 active\)/,
+    );
+    const id = Number(/as file (\d+)/.exec(r.stdout)?.[1]);
+    const pushed = join(work, "okta-pushed.json");
+    expect((await syncfile(["download", String(id), "-o", pushed])).code).toBe(0);
+    expect(JSON.parse(readFileSync(pushed, "utf8")).users).toEqual([
+      {
+        email: "ada@example.com",
+        firstName: "Ada",
+        lastName: "Lovelace",
+        status: "active",
+        externalStatus: "ACTIVE",
+        lastUsedDate: "2024-07-05",
+      },
+      {
+        email: "grace@example.com",
+        firstName: "Grace",
+        lastName: "Hopper",
+        status: "deleted",
+        externalStatus: "SUSPENDED",
+      },
+    ]);
+
+    // the same rows under headers no profile knows, through a mapping of one's own
+    const hr = join(work, "hr.csv");
+    writeFileSync(hr, "Mail,State\nada@example.com,Employed\ngrace@example.com,Left\n");
+    const mapping = join(work, "hr-mapping.json");
+    writeFileSync(
+      mapping,
+      JSON.stringify({
+        name: "hr",
+        email: "Mail",
+        status: { column: "State", values: { Employed: "active", Left: "deleted" } },
+      }),
+    );
+    const own = await syncfile(["push", hr, "--mapping", mapping, "--app-account", "8"]);
+    expect(own.code).toBe(0);
+    expect(own.stdout).toMatch(/as hr\.json .* synced into app account 8\n {2}2 users \(1 active\)/);
+  });
+
   it("says in one line that the key is wrong: no stack trace", async () => {
     const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "5"], {
       SYNCFILE_API_KEY: "wrong-key",
