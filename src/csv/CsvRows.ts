@@ -239,7 +239,7 @@ export class CsvRows implements RawRecordSink {
    * A detected profile's header is this record.
    */
   #readMappedHeader(mapping: Mapping, names: string[], loc: SourceLocation): void {
-    const header = MappedHeader.bind(mapping, names);
+    const header = MappedHeader.bind(mapping, names, this.#limits.usersOnly === true);
     const wanted = mapping.document.headerRow;
     this.#seeking++;
     // a detected profile's header is the first row (its detect names are there)

@@ -44,4 +44,9 @@ export interface CsvReaderLimits {
   maxRecordBytes: number;
   /** Default "detect". */
   layout?: Layout;
+  /**
+   * A mapped row's email and licenses only, its other cells left empty: the parsing thread of a
+   * parallel pass, which numbers users and checks license users (the other thread reads all).
+   */
+  usersOnly?: boolean;
 }

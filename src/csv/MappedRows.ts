@@ -16,6 +16,9 @@ export interface MappingProblem {
   params: Record<string, string>;
 }
 
+/** How many distinct cells a memo keeps. */
+const MEMO = 4096;
+
 /** The columns a mapping reads, found in a header: their cells in order of preference. */
 type Cells = readonly number[];
 
@@ -39,12 +42,16 @@ export class MappedHeader {
   readonly #slots: readonly Slot[];
   readonly #exclude: readonly { cells: Cells; values: Mapping["exclude"][number]["values"] }[];
 
-  /** The mapping bound to `names`, or null when none of its email columns is there. */
-  static bind(mapping: Mapping, names: readonly string[]): MappedHeader | null {
-    return find(names, mapping.email).length === 0 ? null : new MappedHeader(mapping, names);
+  /**
+   * The mapping bound to `names`, or null when none of its email columns is there. `usersOnly`:
+   * the cells of a row are read for the email and the licenses alone, the others left empty
+   * (the parsing thread of a parallel pass, which only numbers users and checks license users).
+   */
+  static bind(mapping: Mapping, names: readonly string[], usersOnly = false): MappedHeader | null {
+    return find(names, mapping.email).length === 0 ? null : new MappedHeader(mapping, names, usersOnly);
   }
 
-  private constructor(mapping: Mapping, names: readonly string[]) {
+  private constructor(mapping: Mapping, names: readonly string[], usersOnly: boolean) {
     this.mapping = mapping;
     const read = new Set<number>();
     const cellsOf = (columns: readonly string[]): Cells => {
@@ -167,31 +174,48 @@ export class MappedHeader {
     const every = mapping.license;
     if (licenseCells.length > 0 || grants.length > 0 || every !== null) {
       const source = licenseCells.length > 0 ? licenseCells : grants.map((g) => g.cell);
+      const cellOf = (row: readonly string[], listed: string): string => {
+        const names: string[] = every === null ? [] : [every];
+        if (licenses && listed !== "") {
+          for (const item of listItems(listed, licenses.separator)) {
+            if (licenses.ignore.get(item) === undefined && !names.includes(item)) names.push(item);
+          }
+        }
+        for (const grant of grants) {
+          const value = (row[grant.cell] ?? "").trim();
+          if (value !== "" && grant.grants.get(value) !== undefined && !names.includes(grant.license)) {
+            names.push(grant.license);
+          }
+        }
+        return names.length === 0 ? "" : formatList(names);
+      };
+      // without license columns, the cell depends on the listed licenses alone: an export repeats
+      // the same few combinations, each made once
+      const memo = new Map<string, string>();
       slots.push({
         key: "licenses",
         name: source.length > 0 ? nameOf(source) : "licenses",
-        cell: (row) => {
-          const names: string[] = every === null ? [] : [every];
-          if (licenses && licenseCells.length > 0) {
-            for (const item of listItems(first(row, licenseCells), licenses.separator)) {
-              if (licenses.ignore.get(item) === undefined && !names.includes(item)) names.push(item);
-            }
-          }
-          for (const grant of grants) {
-            const value = (row[grant.cell] ?? "").trim();
-            if (value !== "" && grant.grants.get(value) !== undefined && !names.includes(grant.license)) {
-              names.push(grant.license);
-            }
-          }
-          return names.length === 0 ? "" : formatList(names);
-        },
+        cell:
+          grants.length > 0
+            ? (row) => cellOf(row, first(row, licenseCells))
+            : (row) => {
+                const listed = first(row, licenseCells);
+                let cell = memo.get(listed);
+                if (cell === undefined) {
+                  cell = cellOf(row, listed);
+                  if (memo.size < MEMO) memo.set(listed, cell);
+                }
+                return cell;
+              },
       });
     }
 
     this.#exclude = mapping.exclude
       .map((e) => ({ cells: cellsOf(e.columns), values: e.values }))
       .filter((e) => e.cells.length > 0);
-    this.#slots = slots;
+    this.#slots = usersOnly
+      ? slots.map((s) => (s.key === "email" || s.key === "licenses" ? s : { ...s, cell: () => "" }))
+      : slots;
     this.keys = slots.map((s) => s.key);
     this.names = slots.map((s) => s.name);
     this.ignored = names.filter((name, i) => !read.has(i) && name !== "");

@@ -18,6 +18,8 @@ export class HeaderCells {
   readonly userFields: Record<string, string> = {};
   readonly licenseFields: Record<string, string>;
   readonly licenseUserFields: Record<string, string>;
+  /** The dialect's license lists already read, by cell. */
+  readonly #lists = new Map<string, readonly string[]>();
 
   constructor(header: CsvHeader) {
     this.header = header;
@@ -52,8 +54,15 @@ export class HeaderCells {
   }
 
   /** The licenses a license cell names: `Licenses` lists names (`,` or `;`, or a JSON array); `licenseName` names one. */
-  licenseNames(licenseCell: string): string[] {
-    return this.dialect ? (listCell(licenseCell) ?? splitList(licenseCell)) : [licenseCell];
+  licenseNames(licenseCell: string): readonly string[] {
+    if (!this.dialect) return [licenseCell];
+    // a file repeats the same few lists of licenses: each read once (up to a number of them)
+    let names = this.#lists.get(licenseCell);
+    if (names === undefined) {
+      names = listCell(licenseCell) ?? splitList(licenseCell);
+      if (this.#lists.size < 4096) this.#lists.set(licenseCell, names);
+    }
+    return names;
   }
 
   /** The cell of a user column, a status as the dialect reads it. */

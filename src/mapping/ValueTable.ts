@@ -2,10 +2,14 @@
 // that mean nothing), matched as an admin means them: trimmed and in any case; a listed value
 // ending in `*` matches every value that starts with what comes before it.
 
+const MEMO = 4096;
+
 /** Values and what each means; `get` finds a cell's. */
 export class ValueTable<T> {
   readonly #exact = new Map<string, T>();
   readonly #prefixes: [string, T][] = [];
+  /** What cells as written meant (an export repeats a few values on every row): at most MEMO of them. */
+  readonly #memo = new Map<string, T | undefined>();
   /** The values as the mapping lists them, for messages. */
   readonly known: readonly string[];
 
@@ -27,6 +31,13 @@ export class ValueTable<T> {
 
   /** What `value` means, or undefined when the table does not list it. */
   get(value: string): T | undefined {
+    if (this.#memo.has(value)) return this.#memo.get(value);
+    const meaning = this.#lookUp(value);
+    if (this.#memo.size < MEMO) this.#memo.set(value, meaning);
+    return meaning;
+  }
+
+  #lookUp(value: string): T | undefined {
     const key = value.trim().toLowerCase();
     const exact = this.#exact.get(key);
     if (exact !== undefined) return exact;

@@ -122,6 +122,7 @@ export async function csvParallel(
         limits: {
           maxRecordBytes: limits.maxRecordBytes,
           ...(limits.layout ? { layout: limits.layout } : {}),
+          usersOnly: true,
         },
         licenseUsers: licenseUsers && {
           limits: licenseUsers.limits,
