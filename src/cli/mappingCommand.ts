@@ -2,11 +2,9 @@
 // on standard output, and on standard error what it found: the email column and why, the
 // status column's values (marked where their meaning is not plain), the date form, what is not read.
 
-import { basename } from "node:path";
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
 import { Command, Option } from "commander";
-import type { CsvSink } from "../csv/CsvSink.js";
-import { MappingSuggester } from "../mapping/MappingSuggester.js";
-import { detectProfile, profileNamed } from "../mapping/profiles.js";
 import { formatOf } from "../pass/formatOf.js";
 import { describeIoError, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
@@ -61,71 +59,30 @@ async function runSuggest(file: string, flags: SuggestFlags): Promise<number> {
   if (flags.sheet !== undefined && format !== "xlsx") {
     throw new UsageError(`--sheet names a workbook's sheet, but ${file} is read as CSV`);
   }
-  const suggester = new MappingSuggester();
-  let header: readonly string[] | null = null;
-  let problem: string | null = null;
-  const sink: CsvSink = {
-    header(h) {
-      header = h.names;
-      suggester.header(h.names);
-    },
-    row: (row) => suggester.row(row.cells),
-    finding(code, details) {
-      // what ends reading (not UTF-8, a quote never closed, a damaged workbook); ragged rows are read on
-      if (code !== "csv.ragged" && problem === null)
-        problem = `${code}${details.params?.detail ? `: ${details.params.detail}` : ""}`;
-    },
-  };
+  const { inspectExport, mappingName } = await import("../validate/inspectExport.js");
+  let found: Awaited<ReturnType<typeof inspectExport>>;
   try {
     if (format === "xlsx") {
-      const { readWorkbook } = await import("../xlsx/XlsxReader.js");
       const { fileRange } = await import("../bytes/fileRange.js");
-      const { open } = await import("node:fs/promises");
       const handle = await open(file, "r");
       try {
-        await readWorkbook(fileRange(handle, (await handle.stat()).size), sink, {
-          maxRecordBytes: 1 << 20,
-          layout: "raw",
-          sheet: flags.sheet ?? null,
-        });
+        const range = fileRange(handle, (await handle.stat()).size);
+        found = await inspectExport({ format, range, sheet: flags.sheet ?? null }, mappingName(file));
       } finally {
         await handle.close();
       }
     } else {
-      const { createReadStream } = await import("node:fs");
-      const { CsvReader } = await import("../csv/CsvReader.js");
-      const reader = new CsvReader(sink, { maxRecordBytes: 1 << 20, layout: "raw" });
-      for await (const chunk of createReadStream(file)) {
-        reader.push(chunk as Buffer);
-        if (reader.stopped) break;
-      }
-      reader.end();
+      found = await inspectExport({ format, chunks: createReadStream(file) }, mappingName(file));
     }
   } catch (error) {
     process.stderr.write(`syncfile: cannot read ${file}: ${describeIoError(error)}\n`);
     return EXIT.unreadable;
   }
-  if (header === null) {
-    process.stderr.write(`syncfile: cannot read ${file}: ${problem ?? "it has no header row"}\n`);
+  if (found.header === null) {
+    process.stderr.write(`syncfile: cannot read ${file}: ${found.problem ?? "it has no header row"}\n`);
     return EXIT.unreadable;
   }
-  const profile = detectProfile(header);
-  const name =
-    basename(file)
-      .replace(/\.[^.]*$/, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "") || "export";
-  const { document, notes } = profile
-    ? {
-        document: profileNamed(profile.name) ?? profile,
-        notes: [
-          `this is the ${profile.name} export: syncfile reads it with no mapping; its profile follows, to change`,
-        ],
-      }
-    : suggester.suggest(name);
-  if (problem !== null) notes.push(`reading stopped early (${problem}): the values are of the rows before`);
-  writeOut(process.stdout, `${JSON.stringify(document, null, 2)}\n`);
-  process.stderr.write(`${notes.join("\n")}\n`);
+  writeOut(process.stdout, `${JSON.stringify(found.suggestion.document, null, 2)}\n`);
+  process.stderr.write(`${found.suggestion.notes.join("\n")}\n`);
   return EXIT.ok;
 }

@@ -88,6 +88,20 @@ const FORMS = ["YYYY/MM/DD", "M/D/YYYY", "D/M/YYYY", "D.M.YYYY", "D MMM YYYY", "
 
 const EMAIL_LIKE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_VALUES = 100;
+const SAMPLE_ROWS = 5;
+
+/**
+ * What a status value means when its words say it plainly (`Active`, `Suspended`, `True`…),
+ * `column` being the column it is in (`Block credential`: true means blocked); null otherwise.
+ */
+export function plainStatus(value: string, column: string): "active" | "deleted" | null {
+  const lower = value.trim().toLowerCase();
+  const meaning = ACTIVE.has(lower) ? "active" : DELETED.has(lower) ? "deleted" : null;
+  if (meaning !== null && INVERTED.test(column) && ["true", "false", "yes", "no", "1", "0"].includes(lower)) {
+    return meaning === "active" ? "deleted" : "active";
+  }
+  return meaning;
+}
 
 /** What suggest found, for the admin: the document, and a note a line. */
 export interface Suggestion {
@@ -101,19 +115,30 @@ export class MappingSuggester {
   #loose: string[] = [];
   #emails: number[] = [];
   #rows = 0;
-  /** Distinct values (up to MAX_VALUES) and their counts, of the columns that may be a status or a date. */
+  /** Distinct values (up to MAX_VALUES) of each column, and their counts. */
   readonly #values = new Map<number, Map<string, number>>();
+  /** The first rows, as they are. */
+  readonly sample: string[][] = [];
 
   header(names: readonly string[]): void {
     this.#names = names.map((n) => n.trim());
     this.#loose = this.#names.map(looseColumn);
     this.#emails = this.#names.map(() => 0);
-    for (const field of ["status", "lastUsedDate", "roles", "licenses"] as const) {
-      for (const i of this.#matches(field)) this.#values.set(i, new Map());
-    }
+    for (let i = 0; i < this.#names.length; i++) this.#values.set(i, new Map());
+  }
+
+  /** The export's header names, trimmed. */
+  get names(): readonly string[] {
+    return this.#names;
+  }
+
+  /** The distinct values seen in column `i` (the first MAX_VALUES of them), with their counts. */
+  valuesOf(i: number): [string, number][] {
+    return [...(this.#values.get(i) ?? new Map<string, number>()).entries()];
   }
 
   row(cells: readonly string[]): void {
+    if (this.sample.length < SAMPLE_ROWS) this.sample.push([...cells]);
     this.#rows++;
     for (let i = 0; i < Math.min(cells.length, this.#names.length); i++) {
       const value = (cells[i] as string).trim();
@@ -200,19 +225,7 @@ export class MappingSuggester {
     const unknown: string[] = [];
     const seen = [...(this.#values.get(i) ?? new Map<string, number>()).entries()];
     for (const [value] of seen) {
-      const lower = value.toLowerCase();
-      let meaning: "active" | "deleted" | null = ACTIVE.has(lower)
-        ? "active"
-        : DELETED.has(lower)
-          ? "deleted"
-          : null;
-      if (
-        meaning !== null &&
-        inverted &&
-        (lower === "true" || lower === "false" || lower === "yes" || lower === "no")
-      ) {
-        meaning = meaning === "active" ? "deleted" : "active";
-      }
+      const meaning = plainStatus(value, column);
       if (meaning === null) unknown.push(value);
       else values[value] = meaning;
     }

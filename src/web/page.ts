@@ -7,11 +7,13 @@ import "./page.css";
 import type { Excerpt, Finding, Report } from "../browser.js";
 import type { Execution, SyncSummary } from "../http/operations.js";
 import { isRunningBucket } from "../http/tolerant.js";
+import type { MappingDocument } from "../mapping/MappingDocument.js";
 import { formatOf, type InputFormat } from "../pass/formatOf.js";
 import { catalog } from "../report/catalog.js";
 import { REPORT_STYLE, reportSection } from "../report/formatHtml.js";
 import { formatBytes } from "../report/formatText.js";
-import type { Job, JobMessage } from "./protocol.js";
+import { MappingStep } from "./mappingStep.js";
+import type { Job, JobMapping, JobMessage } from "./protocol.js";
 import { downloadFile, listExecutions, pushFile, type Service, ServiceError } from "./service.js";
 
 const KEY_STORAGE = "syncfile.key";
@@ -46,10 +48,31 @@ const ui = {
   reviewsResult: $("reviews-result"),
   codes: $("codes"),
   codesDetails: $<HTMLDetailsElement>("codes-details"),
+  mappingCheck: $<HTMLButtonElement>("mapping-check"),
+  mappingSave: $<HTMLButtonElement>("mapping-save"),
+  mappingFile: $<HTMLInputElement>("mapping-file"),
 };
 
-/** The file chosen, how it is read, and its report once checked. */
-let chosen: { file: File; format: InputFormat; report: Report | null } | null = null;
+const step = new MappingStep({
+  root: $("mapping"),
+  note: $("mapping-note"),
+  columns: $<HTMLTableElement>("mapping-columns").tBodies[0] as HTMLTableSectionElement,
+  statusTable: $<HTMLTableElement>("mapping-status"),
+  status: $<HTMLTableElement>("mapping-status").tBodies[0] as HTMLTableSectionElement,
+  previewHead: $<HTMLTableElement>("mapping-preview").tHead as HTMLTableSectionElement,
+  preview: $<HTMLTableElement>("mapping-preview").tBodies[0] as HTMLTableSectionElement,
+});
+
+/**
+ * The file chosen, how it is read (its format, and the mapping the user chose: none, as the
+ * header decides), and its report once checked.
+ */
+let chosen: {
+  file: File;
+  format: InputFormat;
+  mapping: MappingDocument | null;
+  report: Report | null;
+} | null = null;
 /** The worker running a job, if one runs; `stop(byUser)` ends it (saying so when the user asked). */
 let running: { worker: Worker; stop: (byUser: boolean) => void } | null = null;
 
@@ -82,16 +105,23 @@ ui.cancel.addEventListener("click", () => {
   ui.file.focus(); // the Cancel button is gone with the progress bar
 });
 
-/** Validates `file` and shows its report. */
-async function check(file: File): Promise<void> {
+/**
+ * Validates `file` (through `how`'s mapping, else as its header decides) and shows its report;
+ * a CSV file or workbook not in the service's layout gets the mapping step above it.
+ */
+async function check(file: File, how: JobMapping = {}): Promise<void> {
   const format = (ui.format.value as InputFormat | "") || formatOf(file.name);
-  chosen = { file, format, report: null };
+  const same = chosen?.file === file;
+  chosen = { file, format, mapping: how.mapping ?? null, report: null };
   showMessage(null);
   ui.resultSection.hidden = true;
+  if (!same) step.hide();
   setDownloads(null);
-  const done = await runJob({ type: "validate", file, format }, `Checking ${file.name}`);
+  const done = await runJob({ type: "validate", file, format, ...how }, `Checking ${file.name}`);
   if (done?.type !== "report" || chosen?.file !== file) return;
   chosen.report = done.report;
+  if (done.mapping) chosen.mapping = done.mapping;
+  await showMappingStep(file, format, done.report);
   const excerpts = new Map<Finding, Excerpt>(
     done.excerpts.map(([i, excerpt]) => [done.report.findings[i] as Finding, excerpt]),
   );
@@ -100,6 +130,41 @@ async function check(file: File): Promise<void> {
   setDownloads(done.report);
   ui.result.querySelector<HTMLElement>(".banner")?.focus();
 }
+
+/** The mapping step, for a CSV file or workbook read through a mapping or not in the service's layout. */
+async function showMappingStep(file: File, format: InputFormat, report: Report): Promise<void> {
+  const unread = report.findings.some(
+    (f) => f.code === "csv.header.missing" || f.code === "csv.header.unknown",
+  );
+  if (format === "json" || (report.mapping === undefined && !unread)) {
+    step.hide();
+    return;
+  }
+  const done = await runJob({ type: "inspect", file, format }, `Reading the columns of ${file.name}`);
+  if (done?.type !== "inspected" || chosen?.file !== file || done.inspection.header === null) return;
+  const mapping = chosen.mapping ?? done.inspection.suggestion.document;
+  const note = report.mapping
+    ? `Read as ${report.mapping.title}. Change a column or a value below, then check again.`
+    : "This file is not in the service's layout: choose what each column gives and what each status means, then check it with this mapping.";
+  step.show(done.inspection, mapping, note);
+}
+
+ui.mappingCheck.addEventListener("click", () => {
+  const mapping = step.document;
+  if (chosen && mapping) void check(chosen.file, { mapping });
+});
+ui.mappingSave.addEventListener("click", () => {
+  const mapping = step.document;
+  if (!mapping) return;
+  const blob = new Blob([`${JSON.stringify(mapping, null, 2)}\n`], { type: "application/json" });
+  save(blob, `${mapping.name}.mapping.json`);
+});
+ui.mappingFile.addEventListener("change", async () => {
+  const file = ui.mappingFile.files?.[0];
+  ui.mappingFile.value = "";
+  if (!file || !chosen) return;
+  await check(chosen.file, { mappingText: { name: file.name, text: await file.text() } });
+});
 
 /** Runs `job` in a fresh worker with the progress bar showing; its last message, or null when stopped. */
 function runJob(job: Job, doing: string): Promise<JobMessage | null> {
@@ -193,9 +258,9 @@ for (const [button, to] of [
 ] as const) {
   button.addEventListener("click", async () => {
     if (!chosen) return;
-    const { file, format } = chosen;
+    const { file, format, mapping } = chosen;
     const done = await runJob(
-      { type: "convert", file, format, to },
+      { type: "convert", file, format, to, ...(mapping ? { mapping } : {}) },
       `Converting ${file.name} to ${to.toUpperCase()}`,
     );
     if (done?.type !== "converted") return;
@@ -254,7 +319,7 @@ ui.pushForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const target = service(true);
   if (!target || !chosen?.report?.valid || pushing) return;
-  const { file, format } = chosen;
+  const { file, format, mapping, report } = chosen;
   const status = (text: string) => {
     ui.pushStatus.textContent = text;
     ui.pushWait.textContent = "";
@@ -274,10 +339,11 @@ ui.pushForm.addEventListener("submit", async (event) => {
     let body: Blob = file;
     let name = file.name;
     let sent: "json" | "csv" = format === "csv" ? "csv" : "json";
-    if (format === "xlsx") {
-      // a workbook goes up as the JSON it converts to, as `syncfile push` sends it
+    if (format === "xlsx" || mapping || report.mapping) {
+      // a workbook, and an export read through a mapping, go up as the JSON they convert to,
+      // as `syncfile push` sends them: the service reads its own layout only
       const done = await runJob(
-        { type: "convert", file, format, to: "json" },
+        { type: "convert", file, format, to: "json", ...(mapping ? { mapping } : {}) },
         `Converting ${file.name} to JSON`,
       );
       if (done?.type !== "converted" || !done.output) {
@@ -285,7 +351,7 @@ ui.pushForm.addEventListener("submit", async (event) => {
         return;
       }
       body = done.output;
-      name = file.name.replace(/\.xls[xm]$/i, ".json");
+      name = file.name.replace(/\.(xls[xm]|csv)$/i, ".json");
       sent = "json";
     }
     const summary = await pushFile(target, { body, name, format: sent }, Number(ui.account.value), {

@@ -3,11 +3,24 @@
 // validation, or a conversion whose bytes come back as a Blob.
 
 import type { Excerpt, InputFormat, Report } from "../browser.js";
+import type { MappingDocument } from "../mapping/MappingDocument.js";
+import type { ExportInspection } from "../validate/inspectExport.js";
 
-/** A job for the worker: check `file`, or convert it to `to`. */
+/**
+ * How the columns of a CSV file or workbook are read: as the header decides (nothing given), a
+ * mapping document, or the text of one the user loaded (the worker reads it, or says where it
+ * is wrong).
+ */
+export interface JobMapping {
+  mapping?: MappingDocument;
+  mappingText?: { name: string; text: string };
+}
+
+/** A job for the worker: check `file`, convert it to `to`, or look at an export's columns. */
 export type Job =
-  | { type: "validate"; file: File; format: InputFormat }
-  | { type: "convert"; file: File; format: InputFormat; to: "json" | "csv" };
+  | ({ type: "validate"; file: File; format: InputFormat } & JobMapping)
+  | ({ type: "convert"; file: File; format: InputFormat; to: "json" | "csv" } & JobMapping)
+  | { type: "inspect"; file: File; format: "csv" | "xlsx" };
 
 /** What the worker says about the job it runs. */
 export type JobMessage =
@@ -17,6 +30,9 @@ export type JobMessage =
       report: Report;
       /** The source line of each finding that has one, by the finding's index. */
       excerpts: [number, Excerpt][];
+      /** The mapping document read from a job's mappingText. */
+      mapping?: MappingDocument;
     }
+  | { type: "inspected"; inspection: ExportInspection }
   | { type: "converted"; report: Report; output: Blob | null }
   | { type: "failed"; message: string };

@@ -14,7 +14,11 @@ import {
   Validation,
   validateWorkbook,
 } from "../browser.js";
-import type { Job, JobMessage } from "./protocol.js";
+import { blobRange } from "../bytes/ByteRange.js";
+import type { MappingDocument } from "../mapping/MappingDocument.js";
+import { readMapping } from "../mapping/readMapping.js";
+import { inspectExport, mappingName } from "../validate/inspectExport.js";
+import type { Job, JobMapping, JobMessage } from "./protocol.js";
 
 /** How often progress is told, at most (ms). */
 const PROGRESS_EVERY_MS = 100;
@@ -35,10 +39,19 @@ scope.onmessage = (event) => {
 
 async function run(job: Job): Promise<void> {
   const { file, format } = job;
+  if (job.type === "inspect") {
+    const source =
+      job.format === "xlsx"
+        ? { format: job.format, range: blobRange(file) }
+        : { format: job.format, chunks: chunksOf(file) };
+    scope.postMessage({ type: "inspected", inspection: await inspectExport(source, mappingName(file.name)) });
+    return;
+  }
   // a workbook is read from the File itself (its parts are found from the end); its findings
   // are cells, with no source line
   const workbook = format === "xlsx";
-  const options = { format, file: file.name };
+  const mapping = mappingOf(job);
+  const options = { format, file: file.name, ...(mapping ? { mapping } : {}) };
   const onProgress = throttled((bytes) => scope.postMessage({ type: "progress", bytes, total: file.size }));
   if (job.type === "validate") {
     let report: Report;
@@ -53,6 +66,7 @@ async function run(job: Job): Promise<void> {
       type: "report",
       report,
       excerpts: workbook ? [] : await excerpts(file, report.findings),
+      ...(mapping && job.mappingText ? { mapping } : {}),
     });
     return;
   }
@@ -69,6 +83,26 @@ async function run(job: Job): Promise<void> {
   done(file);
   const type = job.to === "csv" ? "text/csv" : "application/json";
   scope.postMessage({ type: "converted", report, output: report.valid ? new Blob(parts, { type }) : null });
+}
+
+/** The job's mapping: the document given, or the one its text holds (a MappingError says where it is wrong). */
+function mappingOf(job: JobMapping): MappingDocument | undefined {
+  if (job.mappingText) return readMapping(job.mappingText.text, job.mappingText.name);
+  return job.mapping;
+}
+
+/** A File's bytes as chunks. */
+async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {
+  const reader = file.stream().getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
 }
 
 /** `tell`, called at most every PROGRESS_EVERY_MS. */

@@ -382,6 +382,138 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     }
   });
 
+  describe("the mapping step", () => {
+    const hr =
+      "Employee,Work mail,State,Last seen\n" +
+      "Ada Lovelace,ada@example.com,Employed,05.07.2024\n" +
+      "Grace Hopper,grace@example.com,On leave,-\n" +
+      "Alan Turing,alan@example.com,Left,01.02.2024\n";
+
+    /** The rows of a table: its cells' texts, a select's chosen option by its value. */
+    const rowsOf = (page: Page, selector: string) =>
+      page
+        .locator(`${selector} tr`)
+        .evaluateAll((trs) =>
+          trs.map((tr) =>
+            [...(tr as HTMLTableRowElement).cells].map(
+              (c) => c.querySelector("select")?.value ?? c.textContent ?? "",
+            ),
+          ),
+        );
+
+    it("maps an export no profile knows with the keyboard: columns, a status value, a preview; saves and loads the mapping", async () => {
+      const page = await open();
+      const path = join(dir, "hr.csv");
+      writeFileSync(path, hr);
+      await page.setInputFiles("#file", path);
+      await page.locator("#mapping-columns tbody tr").first().waitFor();
+      // the suggestion: each column's field, the status values as their words say, the dates' form
+      expect(await rowsOf(page, "#mapping-columns tbody")).toEqual([
+        ["Employee", "fullName", "Ada Lovelace, Grace Hopper, Alan Turing"],
+        ["Work mail", "email", "ada@example.com, grace@example.com, alan@example.com"],
+        ["State", "status", "Employed, On leave, Left"],
+        ["Last seen", "lastUsedDate", "05.07.2024, -, 01.02.2024"],
+      ]);
+      expect(await rowsOf(page, "#mapping-status tbody")).toEqual([
+        ["Employed", "1", "active"],
+        ["On leave", "1", ""],
+        ["Left", "1", "deleted"],
+      ]);
+      expect(await rowsOf(page, "#mapping-preview tbody")).toEqual([
+        ["ada@example.com", "Ada", "Lovelace", "active", "Employed", "2024-07-05"],
+        ["grace@example.com", "Grace", "Hopper", "", "", ""],
+        ["alan@example.com", "Alan", "Turing", "deleted", "Left", "2024-02-01"],
+      ]);
+      // not valid yet: the file as its header decides has no email column
+      await page.locator("#result .banner.invalid").waitFor();
+
+      // with the keyboard alone: "On leave" means active, then check with this mapping
+      await page.focus('#mapping-status select[aria-label="meaning of status Employed"]');
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
+        "meaning of status On leave",
+      );
+      await page.keyboard.press("ArrowDown"); // "? not mapped" → active
+      expect(await rowsOf(page, "#mapping-preview tbody")).toContainEqual([
+        "grace@example.com",
+        "Grace",
+        "Hopper",
+        "active",
+        "On leave",
+        "",
+      ]);
+      await page.focus("#mapping-check");
+      await page.keyboard.press("Enter");
+      await page.locator("#result .banner.valid").waitFor();
+      expect(await page.locator("#result .stats").first().textContent()).toContain("3 users");
+      await screenshot(page, "page-mapping");
+
+      // the mapping saved is the one shown, and reads the file so with the CLI too
+      await page.focus("#mapping-save");
+      const [download] = await Promise.all([page.waitForEvent("download"), page.keyboard.press("Enter")]);
+      const saved = join(dir, "hr.mapping.json");
+      await download.saveAs(saved);
+      const mapping = JSON.parse(readFileSync(saved, "utf8"));
+      expect(mapping.status.values).toEqual({ Employed: "active", "On leave": "active", Left: "deleted" });
+      expect((await runCli(["validate", path, "--mapping", saved])).code).toBe(0);
+
+      // a mapping loaded: checked with it; a wrong one says where
+      const wrong = join(dir, "wrong.json");
+      writeFileSync(wrong, '{\n  "name": "hr",\n  "email": 3\n}\n');
+      await page.setInputFiles("#mapping-file", wrong);
+      await page.locator("#message", { hasText: "wrong.json:3:3" }).waitFor();
+      await page.setInputFiles("#mapping-file", saved);
+      await page.locator("#result .banner.valid").waitFor();
+      await page.close();
+    });
+
+    it("shows the profile a known export was read through, and pushes the JSON it makes", async () => {
+      const page = await open();
+      const path = join(dir, "bamboohr.csv");
+      writeFileSync(
+        path,
+        "Employee #,First Name,Last Name,Job Title,Status,Work Email\n" +
+          "1,Ada,Lovelace,Engineer,Active,ada@example.com\n" +
+          "2,Grace,Hopper,Admiral,Inactive,grace@example.com\n",
+      );
+      await page.setInputFiles("#file", path);
+      await page.locator("#mapping-columns tbody tr").first().waitFor();
+      await page.locator("#mapping-note", { hasText: "Read as BambooHR" }).waitFor();
+      expect(await page.locator("#result").textContent()).toContain(
+        "read as BambooHR: an employee report with Work Email and Status (profile bamboohr, recognised by its header)",
+      );
+      // a row's column changed: the preview follows (Job Title read as roles)
+      await page.selectOption('select[aria-label="field of column Job Title"]', "roles");
+      expect((await rowsOf(page, "#mapping-preview thead"))[0]).toContain("roles");
+      // pushed as the header decides: the JSON the profile makes goes up, not the export
+      await page.locator("#result .banner.valid").waitFor();
+      await page.fill("#key", KEY);
+      await page.fill("#account", "31");
+      await page.click("#push");
+      await page.locator("#push-status", { hasText: "Synced bamboohr.json into app account 31." }).waitFor();
+      const id = Number(await page.locator("#push-result td").nth(3).textContent());
+      const download = await call(server.url, "GET", `/v1.0/files/${id}/download`, { redirect: "follow" });
+      const pushed = JSON.parse(download.text);
+      expect(pushed.users).toEqual([
+        {
+          email: "ada@example.com",
+          firstName: "Ada",
+          lastName: "Lovelace",
+          status: "active",
+          externalStatus: "Active",
+        },
+        {
+          email: "grace@example.com",
+          firstName: "Grace",
+          lastName: "Hopper",
+          status: "deleted",
+          externalStatus: "Inactive",
+        },
+      ]);
+      await page.close();
+    });
+  });
+
   it("opens the HTML report offline, its filters working", async () => {
     const report = join(dir, "report.html");
     const made = await runCli(["validate", fixture("invalid/user.email.format.json"), "--format", "html"]);

@@ -1,0 +1,96 @@
+// An export looked at before it is read as data: its header, its first rows, each column's
+// values, and the mapping to read it with — the built-in profile its header is, or one
+// suggested from its names and values (MappingSuggester). What `syncfile mapping suggest` and
+// the page's mapping step show. Streams the rows: any size of file, in Node or a browser.
+
+import type { ByteRange } from "../bytes/ByteRange.js";
+import { CsvReader } from "../csv/CsvReader.js";
+import type { CsvSink } from "../csv/CsvSink.js";
+import type { MappingDocument } from "../mapping/MappingDocument.js";
+import { MappingSuggester, type Suggestion } from "../mapping/MappingSuggester.js";
+import { detectProfile } from "../mapping/profiles.js";
+
+/** What an export holds, and how to read it. */
+export interface ExportInspection {
+  /** The header names, or null when the file has none (then `problem` says why). */
+  header: string[] | null;
+  /** The first rows after the header, as they are. */
+  rows: string[][];
+  /** Each column's distinct values (the first 100) with their counts. */
+  values: [string, number][][];
+  /** The built-in profile the header is, or null. */
+  profile: string | null;
+  /** The profile's mapping document, or one suggested, with notes on what it found. */
+  suggestion: Suggestion;
+  /** What ended reading early (not UTF-8, a damaged workbook…), or null. */
+  problem: string | null;
+}
+
+/** Where the export's bytes are: chunks of a CSV file, or a workbook's bytes by position. */
+export type ExportSource =
+  | { format: "csv"; chunks: AsyncIterable<Uint8Array> }
+  | { format: "xlsx"; range: ByteRange; sheet?: string | null };
+
+/** Reads the export in `source`; `name` names a suggested mapping (a file's name, without its extension). */
+export async function inspectExport(source: ExportSource, name: string): Promise<ExportInspection> {
+  const suggester = new MappingSuggester();
+  let header: string[] | null = null;
+  let problem: string | null = null;
+  const sink: CsvSink = {
+    header(h) {
+      header = [...h.names];
+      suggester.header(h.names);
+    },
+    row: (row) => suggester.row(row.cells),
+    finding(code, details) {
+      // what ends reading; ragged rows are read on
+      if (code !== "csv.ragged" && problem === null) {
+        problem = `${code}${details.params?.detail ? `: ${details.params.detail}` : ""}`;
+      }
+    },
+  };
+  const limits = { maxRecordBytes: 1 << 20, layout: "raw" } as const;
+  if (source.format === "xlsx") {
+    // loaded here: a CSV export does not load the workbook reader
+    const { readWorkbook } = await import("../xlsx/XlsxReader.js");
+    await readWorkbook(source.range, sink, { ...limits, sheet: source.sheet ?? null });
+  } else {
+    const reader = new CsvReader(sink, limits);
+    for await (const chunk of source.chunks) {
+      reader.push(chunk);
+      if (reader.stopped) break;
+    }
+    reader.end();
+  }
+  const names = header as string[] | null;
+  const profile = names ? detectProfile(names) : null;
+  const suggestion: Suggestion = profile
+    ? {
+        document: profile as MappingDocument,
+        notes: [
+          `this is the ${profile.name} export: syncfile reads it with no mapping; its profile follows, to change`,
+        ],
+      }
+    : suggester.suggest(name);
+  if (problem !== null)
+    suggestion.notes.push(`reading stopped early (${problem}): the values are of the rows before`);
+  return {
+    header: names,
+    rows: suggester.sample,
+    values: (names ?? []).map((_, i) => suggester.valuesOf(i)),
+    profile: profile?.name ?? null,
+    suggestion,
+    problem,
+  };
+}
+
+/** A mapping's name made of a file's: lower case, `-` for anything but letters and digits. */
+export function mappingName(file: string): string {
+  const base = file.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "");
+  return (
+    base
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "") || "export"
+  );
+}
