@@ -62,6 +62,9 @@ export class SyncRunner {
       const report = await normalize(await this.#blobs.read(file.path, file.pin), collector, {
         format,
         file: file.path,
+        // the service reads its own layout only: an export is read through a profile or a
+        // mapping on the client (push, the page), which uploads the JSON it makes
+        ...(format === "csv" ? { profile: "none" } : {}),
         parallel: parallelFor("auto", size), // a large CSV is parsed on a worker thread
         displayCurrency,
         sourceCurrency,

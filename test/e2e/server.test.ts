@@ -180,6 +180,19 @@ describe("the upload procedure, a sync, and what it leaves (plain HTTP)", () => 
     expect(plugin).toBeGreaterThan(id);
   });
 
+  it("reads an uploaded CSV in its own layout only, as the service does: an export is refused", async () => {
+    const id = await upload(base, "google.csv", readFileSync(fixture("exports/google-workspace.csv")), {
+      contentType: "text/csv",
+    });
+    const sync = await call(base, "PUT", "/v1.0/services/sync/custom/csv", {
+      json: { idFile: id, idAppAccount: 1 },
+    });
+    expect(sync.status).toBe(400);
+    const report = sync.body.report as { findings: { code: string }[]; mapping?: unknown };
+    expect(report.findings.map((f) => f.code)).toEqual(["csv.header.missing"]);
+    expect(report.mapping).toBeUndefined();
+  });
+
   it("converts prices to the display currency", async () => {
     const eur = await startServer({
       displayCurrency: "EUR",
