@@ -13,6 +13,14 @@ export function jsonData(megabytes) {
   return data(`users-${megabytes}mb.json`, megabytes, ["json"]);
 }
 
+/**
+ * The same users as jsonData's another day: other statuses and license holders (another seed),
+ * for a diff.
+ */
+export function jsonNextData(megabytes) {
+  return data(`users-${megabytes}mb-next.json`, megabytes, ["json-next"]);
+}
+
 /** A generated JSON data file of about `megabytes` MB with a user a line: the most users for its size. */
 export function jsonUsersData(megabytes) {
   return data(`users-${megabytes}mb-compact.json`, megabytes, ["json-compact"]);

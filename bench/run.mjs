@@ -4,7 +4,7 @@
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
-//   BENCH_ONLY=server npm run bench     only some parts: json, csv, exports, xlsx, server, pages, postgres (comma-separated)
+//   BENCH_ONLY=server npm run bench     only some parts: json, csv, exports, diff, xlsx, server, pages, postgres (comma-separated)
 //   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M), on each backend
 //   parts pages and postgres run on PostgreSQL too when it answers (BENCH_POSTGRES_URL).
 //   part postgres: the 1 GB JSON sync, then again into the same account (replacing its rows), on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
@@ -16,7 +16,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { csvData, csvUsersData, exportData, jsonData, jsonUsersData, xlsxData } from "./_data.mjs";
+import {
+  csvData,
+  csvUsersData,
+  exportData,
+  jsonData,
+  jsonNextData,
+  jsonUsersData,
+  xlsxData,
+} from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate, withBusyCpu } from "./_measure.mjs";
 import {
   accountOfUsers,
@@ -210,6 +218,39 @@ if (runs("exports")) {
     line(`  the two JSON outputs are ${same ? "identical" : "DIFFERENT"}`);
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+// ── diff: two days of the same users (statuses and license holders changed), 100 MB and 1 GB,
+// next to validating both ──
+if (runs("diff")) {
+  for (const megabytes of process.env.BENCH_SKIP_1GB ? [100] : [100, 1000]) {
+    const [before, after] = [await jsonData(megabytes), await jsonNextData(megabytes)];
+    line();
+    line(
+      `diff of two JSON files of ${(before.bytes / 1e6).toFixed(0)} MB (${before.users.toLocaleString("en-US")} users each, other statuses and license holders)`,
+    );
+    const [diff, first, second] = await alternate([
+      () => measureNode(CLI, ["diff", before.path, after.path]),
+      () => measureNode(CLI, ["validate", before.path, "--format", "json"]),
+      () => measureNode(CLI, ["validate", after.path, "--format", "json"]),
+    ]);
+    const both = first.seconds + second.seconds;
+    row(
+      "syncfile diff OLD NEW",
+      diff.seconds,
+      before.bytes + after.bytes,
+      diff.rss,
+      `(target peak RSS ≤ 300 MB: ${check(diff.rss <= 300e6)})`,
+    );
+    row(
+      "syncfile validate, each file in turn",
+      both,
+      before.bytes + after.bytes,
+      Math.max(first.rss, second.rss),
+    );
+    const ratio = diff.seconds / both;
+    line(`  time diff / validating both: ${ratio.toFixed(2)}×  (target ≤ 2×: ${check(ratio <= 2)})`);
   }
 }
 

@@ -8,6 +8,7 @@ import { ConnectionError } from "../client/ConnectionError.js";
 import { formatText } from "../report/formatText.js";
 import { describeIoError, OutputError, streamName, useColor, writeOut } from "./_io.js";
 import { convertCommand } from "./convertCommand.js";
+import { diffCommand } from "./diffCommand.js";
 import { downloadCommand } from "./downloadCommand.js";
 import { EXIT } from "./exitCodes.js";
 import { mappingCommand } from "./mappingCommand.js";
@@ -36,6 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     reportsCommand(result),
     profilesCommand(result),
     mappingCommand(result),
+    diffCommand(result),
   ]) {
     for (const sub of command.commands) {
       sub

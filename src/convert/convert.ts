@@ -63,6 +63,28 @@ export async function normalize(
   );
 }
 
+/**
+ * normalize for a file: its format by its name unless given, read on a worker thread when it is
+ * large (as a file's validation is).
+ */
+export async function normalizeFile(
+  path: string,
+  writer: DocumentWriter<NormalizedValues>,
+  options: Omit<PipeOptions, "normalize"> = {},
+): Promise<Report> {
+  const normalizing = { file: path, ...options, normalize: true };
+  const source = await fileSource(path);
+  try {
+    return await pass(
+      source,
+      normalizeValidateOptions(normalizing),
+      new NormalizingRouter(writer, new PriceConverter(normalizing)),
+    );
+  } finally {
+    await source.close(); // the pass closes it; not when it failed before it
+  }
+}
+
 /** One pass over `source`, its records handed to `router`. */
 async function pass(
   source: PassSource,

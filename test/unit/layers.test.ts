@@ -26,6 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["pass"], // the engine every pass runs on: validation, conversion, the server's sync
   ["validate"],
   ["convert"],
+  ["diff"], // what a sync of one file would change in an account holding another
   ["http"],
   ["server", "client"],
   ["cli"],

@@ -1,0 +1,149 @@
+// `syncfile diff OLD NEW`: what a sync of NEW would change in an account that holds OLD —
+// users added, removed, deactivated, reactivated and changed; licenses; license users. Exit
+// codes as diff(1): 0 nothing changes, 1 something does, 2 trouble (a usage error, an invalid
+// file), 3 a file that cannot be read.
+
+import { Command, Option } from "commander";
+import type { Change, DiffResult } from "../diff/diffFiles.js";
+import { formatText } from "../report/formatText.js";
+import { describeIoError, useColor, wholeNumber, writeOut } from "./_io.js";
+import { EXIT } from "./exitCodes.js";
+
+interface DiffFlags {
+  format: "text" | "json";
+  ignoreDates?: boolean;
+  limit: number;
+}
+
+/** The `diff` command; its exit code goes to `result.code`. */
+export function diffCommand(result: { code: number }): Command {
+  return new Command("diff")
+    .description("show what a sync of NEW would change in an account that holds OLD")
+    .argument(
+      "<old>",
+      "the data file the account holds now (JSON, CSV or a workbook; any export a profile reads)",
+    )
+    .argument("<new>", "the data file to sync")
+    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
+    .option("--ignore-dates", "leave out lastUsedDate moves (they change every day)")
+    .option(
+      "--limit <n>",
+      "changes of each kind to list in text (the counts stay exact)",
+      wholeNumber("--limit", 0),
+      20,
+    )
+    .addHelpText(
+      "after",
+      `
+Users are matched by email, in any case (an email whose case changed is no change). The files
+are compared as the service applies them (statuses derived, dates as YYYY-MM-DD), in bounded
+memory whatever their size.
+
+Output: text (the counts, then the first --limit changes of each kind) or json (one change a
+line, as they are found: {"kind": "user.deactivated", "email": …}).
+
+Exit codes: 0 nothing changes, 1 something changes, 2 usage error or a file invalid (its
+report is printed), 3 a file unreadable.
+
+Examples:
+  $ syncfile diff last-week.json users.json
+  $ syncfile diff users.json hr-export.csv --ignore-dates --format json > changes.jsonl`,
+    )
+    .action(async (oldPath: string, newPath: string, flags: DiffFlags) => {
+      result.code = await runDiff(oldPath, newPath, flags);
+    });
+}
+
+async function runDiff(oldPath: string, newPath: string, flags: DiffFlags): Promise<number> {
+  const { diffFiles, CHANGE_KINDS } = await import("../diff/diffFiles.js");
+  const listed = new Map<Change["kind"], Change[]>(CHANGE_KINDS.map((k) => [k, []]));
+  let found: DiffResult;
+  try {
+    found = await diffFiles(
+      oldPath,
+      newPath,
+      (change) => {
+        if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify(change)}\n`);
+        else {
+          const list = listed.get(change.kind) as Change[];
+          if (list.length < flags.limit) list.push(change);
+        }
+      },
+      { ignoreDates: flags.ignoreDates === true },
+    );
+  } catch (error) {
+    const path = (error as { path?: string }).path ?? `${oldPath} or ${newPath}`;
+    process.stderr.write(`syncfile: cannot read ${path}: ${describeIoError(error)}\n`);
+    return EXIT.unreadable;
+  }
+  const invalid = [
+    [oldPath, found.old],
+    [newPath, found.new],
+  ].filter(([, report]) => !(report as DiffResult["old"]).valid) as [string, DiffResult["old"]][];
+  if (invalid.length > 0) {
+    for (const [, report] of invalid)
+      writeOut(process.stdout, formatText(report, { color: useColor(process.stdout) }));
+    process.stderr.write(
+      `syncfile: cannot compare: ${invalid.map(([path, r]) => `${path} has ${r.counts.error} error${r.counts.error === 1 ? "" : "s"}`).join(", ")}\n`,
+    );
+    return EXIT.usage;
+  }
+  const total = Object.values(found.counts).reduce((a, b) => a + b, 0);
+  if (flags.format === "text") writeOut(process.stdout, textOf(oldPath, newPath, found, listed));
+  return total === 0 ? EXIT.ok : EXIT.invalid;
+}
+
+/** The counts, then the changes listed of each kind. */
+function textOf(
+  oldPath: string,
+  newPath: string,
+  found: DiffResult,
+  listed: Map<Change["kind"], Change[]>,
+): string {
+  const c = found.counts;
+  const total = Object.values(c).reduce((a, b) => a + b, 0);
+  const lines = [
+    total === 0
+      ? `${oldPath} → ${newPath}: no change`
+      : `${oldPath} → ${newPath}: ${total} change${total === 1 ? "" : "s"}`,
+    `  users: ${c["user.added"]} added, ${c["user.removed"]} removed, ${c["user.deactivated"]} deactivated, ${c["user.reactivated"]} reactivated, ${c["user.changed"]} changed`,
+    `  licenses: ${c["license.added"]} added, ${c["license.removed"]} removed, ${c["license.changed"]} changed`,
+    `  license users: ${c["assignment.granted"]} granted, ${c["assignment.revoked"]} revoked, ${c["assignment.changed"]} changed`,
+  ];
+  for (const [kind, changes] of listed) {
+    if (changes.length === 0) continue;
+    lines.push("", `${kind} (${c[kind]}):`);
+    for (const change of changes) lines.push(`  ${describe(change)}`);
+    const more = c[kind] - changes.length;
+    if (more > 0) lines.push(`  … ${more} more (--limit, or --format json for all)`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** One change in a line. */
+function describe(change: Change): string {
+  const show = (v: unknown) => (v === null || v === undefined ? "none" : JSON.stringify(v));
+  switch (change.kind) {
+    case "user.added":
+      return `+ ${change.email} (${change.user.status})`;
+    case "user.removed":
+      return `- ${change.email}`;
+    case "user.deactivated":
+    case "user.reactivated":
+      return change.email;
+    case "user.changed":
+      return `${change.email}: ${change.fields.map((f) => `${f.field} ${show(f.from)} → ${show(f.to)}`).join(", ")}`;
+    case "license.added":
+      return `+ ${change.license}`;
+    case "license.removed":
+      return `- ${change.license}`;
+    case "license.changed":
+      return `${change.license}: ${change.fields.map((f) => `${f.field} ${show(f.from)} → ${show(f.to)}`).join(", ")}`;
+    case "assignment.granted":
+      return `+ ${change.license}: ${change.email}`;
+    case "assignment.revoked":
+      return `- ${change.license}: ${change.email}`;
+    case "assignment.changed":
+      return `${change.license}: ${change.email} ${change.from} → ${change.to}`;
+  }
+}

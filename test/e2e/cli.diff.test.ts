@@ -1,0 +1,175 @@
+// `syncfile diff OLD NEW` as a user runs it: each kind of change in text and JSON, the exit
+// codes of diff(1), a case-only email change that is no change, the same document in two
+// formats that is none, an invalid or unreadable file; and the partitions on disk, which give
+// the changes one partition gives, whatever their number.
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { type Change, diffFiles } from "../../src/diff/diffFiles.js";
+import { runCli } from "../support/cli.js";
+import { serialize } from "../support/jsonAst.js";
+import { fixture } from "../support/paths.js";
+import { modelAst, validModelArb } from "../support/validDocument.js";
+
+const work = mkdtempSync(join(tmpdir(), "syncfile-diff-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const file = (name: string, document: unknown): string => {
+  const path = join(work, name);
+  writeFileSync(path, typeof document === "string" ? document : JSON.stringify(document));
+  return path;
+};
+
+const OLD = {
+  users: [
+    {
+      email: "ada@example.com",
+      firstName: "Ada",
+      lastName: "Lovelace",
+      status: "active",
+      lastUsedDate: "2024-07-01",
+    },
+    { email: "bob@example.com", status: "active" },
+    { email: "eve@example.com", status: "active" },
+    { email: "Zoe@Example.com", status: "deleted" },
+  ],
+  licenses: [
+    { name: "Pro", pricePerUser: 1000, users: [{ email: "ada@example.com" }, { email: "bob@example.com" }] },
+    { name: "Legacy", users: [] },
+  ],
+};
+const NEW = {
+  users: [
+    {
+      email: "ada@example.com",
+      firstName: "Ada",
+      lastName: "King",
+      status: "active",
+      lastUsedDate: "2024-07-05",
+    },
+    { email: "eve@example.com", status: "deleted" },
+    { email: "zoe@example.com", status: "active" },
+    { email: "dan@example.com", status: "active" },
+  ],
+  licenses: [
+    {
+      name: "Pro",
+      pricePerUser: 1200,
+      users: [{ email: "ada@example.com", licenseStatus: "inactive" }, { email: "dan@example.com" }],
+    },
+    { name: "Viewer", unassignedAmount: 3, users: [] },
+  ],
+};
+
+describe("syncfile diff", () => {
+  it("tells each kind of change in JSON, one a line, and exits 1", async () => {
+    const r = await runCli(["diff", file("old.json", OLD), file("new.json", NEW), "--format", "json"]);
+    expect(r.code).toBe(1);
+    const changes = r.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Change);
+    expect(changes).toEqual([
+      {
+        kind: "user.changed",
+        email: "ada@example.com",
+        fields: [
+          { field: "lastName", from: "Lovelace", to: "King" },
+          { field: "lastUsedDate", from: "2024-07-01", to: "2024-07-05" },
+        ],
+      },
+      {
+        kind: "user.removed",
+        email: "bob@example.com",
+        user: { email: "bob@example.com", status: "active" },
+      },
+      { kind: "user.added", email: "dan@example.com", user: { email: "dan@example.com", status: "active" } },
+      { kind: "user.deactivated", email: "eve@example.com" },
+      // Zoe@Example.com → zoe@example.com: the same user (reactivated), no change of email
+      { kind: "user.reactivated", email: "zoe@example.com" },
+      { kind: "license.removed", license: "Legacy", value: { name: "Legacy" } },
+      { kind: "license.changed", license: "Pro", fields: [{ field: "pricePerUser", from: 1000, to: 1200 }] },
+      { kind: "license.added", license: "Viewer", value: { name: "Viewer", unassignedAmount: 3 } },
+      {
+        kind: "assignment.changed",
+        license: "Pro",
+        email: "ada@example.com",
+        from: "active",
+        to: "inactive",
+      },
+      { kind: "assignment.revoked", license: "Pro", email: "bob@example.com" },
+      { kind: "assignment.granted", license: "Pro", email: "dan@example.com" },
+    ]);
+  });
+
+  it("prints the counts and the first changes of each kind in text; --ignore-dates leaves date moves out", async () => {
+    const r = await runCli(["diff", file("old.json", OLD), file("new.json", NEW), "--limit", "1"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      ": 11 changes\n  users: 1 added, 1 removed, 1 deactivated, 1 reactivated, 1 changed\n",
+    );
+    expect(r.stdout).toContain("  licenses: 1 added, 1 removed, 1 changed\n");
+    expect(r.stdout).toContain("  license users: 1 granted, 1 revoked, 1 changed\n");
+    expect(r.stdout).toContain(
+      'user.changed (1):\n  ada@example.com: lastName "Lovelace" → "King", lastUsedDate "2024-07-01" → "2024-07-05"\n',
+    );
+    expect(r.stdout).toContain("assignment.changed (1):\n  Pro: ada@example.com active → inactive\n");
+    const dates = await runCli(["diff", file("old.json", OLD), file("new.json", NEW), "--ignore-dates"]);
+    expect(dates.stdout).toContain('ada@example.com: lastName "Lovelace" → "King"\n');
+    expect(dates.stdout).not.toContain("lastUsedDate");
+  });
+
+  it("exits 0 when nothing changes: the same file, an email in another case, the same document as CSV", async () => {
+    const same = await runCli(["diff", fixture("valid/example.json"), fixture("valid/example.json")]);
+    expect(same.code).toBe(0);
+    expect(same.stdout).toMatch(/: no change\n/);
+    const upper = file("upper.json", { users: [{ email: "ADA@EXAMPLE.COM", status: "active" }] });
+    const lower = file("lower.json", { users: [{ email: "ada@example.com" }] });
+    expect((await runCli(["diff", upper, lower])).code).toBe(0);
+    const csv = join(work, "example.csv");
+    expect((await runCli(["convert", fixture("valid/example.json"), csv])).code).toBe(0);
+    expect((await runCli(["diff", fixture("valid/example.json"), csv])).code).toBe(0);
+  });
+
+  it("refuses an invalid file with its report (exit 2) and an unreadable one (exit 3)", async () => {
+    const bad = await runCli([
+      "diff",
+      fixture("valid/example.json"),
+      fixture("invalid/user.email.format.json"),
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toContain("error user.email.format");
+    expect(bad.stderr).toMatch(/^syncfile: cannot compare: .*user\.email\.format\.json has 1 error\n$/);
+    const none = await runCli(["diff", fixture("valid/example.json"), join(work, "absent.json")]);
+    expect(none.code).toBe(3);
+    expect(none.stderr).toMatch(/^syncfile: cannot read .*absent\.json: /);
+  });
+});
+
+describe("the partitions of a diff", () => {
+  it("give the changes one partition gives, however many there are", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        validModelArb,
+        validModelArb,
+        fc.integer({ min: 16, max: 400 }),
+        async (a, b, bytes) => {
+          const before = file("a.json", serialize(modelAst(a)));
+          const after = file("b.json", serialize(modelAst(b)));
+          const collect = async (partitionBytes?: number) => {
+            const changes: string[] = [];
+            const result = await diffFiles(before, after, (c) => changes.push(JSON.stringify(c)), {
+              ...(partitionBytes ? { partitionBytes } : {}),
+            });
+            return { changes: changes.sort(), counts: result.counts };
+          };
+          expect(await collect(bytes)).toEqual(await collect());
+        },
+      ),
+      { numRuns: 40 },
+    );
+  }, 120_000);
+});
