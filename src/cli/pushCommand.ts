@@ -1,11 +1,14 @@
 // `syncfile push FILE --app-account N`: check the file here, and only a valid one is uploaded
 // (upload URL, storage PUT, registration) and synced; a running sync is waited out.
 
+import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
-import { basename } from "node:path";
+import { homedir } from "node:os";
+import { basename, join } from "node:path";
 import { Command } from "commander";
 import { ApiError } from "../client/ApiError.js";
 import type { UploadedFile } from "../client/createClient.js";
+import type { PushChanges } from "../client/pushFile.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber, writeOut } from "./_io.js";
@@ -30,6 +33,11 @@ import { EXIT } from "./exitCodes.js";
 interface PushFlags extends ReportFlags, RemoteFlags {
   appAccount: number;
   wait?: number;
+  dryRun?: boolean;
+  against?: string;
+  compare: boolean;
+  maxDeletes?: number;
+  allowDeletes?: boolean;
 }
 
 /** The `push` command; its exit code goes to `result.code`. */
@@ -42,7 +50,19 @@ export function pushCommand(result: { code: number }): Command {
       "--wait <duration>",
       "how long to keep trying while another sync is running (0: not at all; default 10m)",
       (v: string) => parseDuration("--wait", v),
-    );
+    )
+    .option(
+      "--dry-run",
+      "check and compare with the account's previous state, then stop: nothing is uploaded",
+    )
+    .option("--against <file>", "compare with this file, not with the last push to the account from here")
+    .option("--no-compare", "neither compare nor guard (the pushed file is still kept for the next push)")
+    .option(
+      "--max-deletes <n>",
+      "refuse a push that removes or deactivates more users (default: 500, or 10% of the active users when fewer, at least 10; 0: off)",
+      wholeNumber("--max-deletes", 0),
+    )
+    .option("--allow-deletes", "go ahead whatever --max-deletes says");
   return addRemoteOptions(addReportOptions(command))
     .addHelpText(
       "after",
@@ -50,15 +70,24 @@ export function pushCommand(result: { code: number }): Command {
 The file is validated here first, with the same checks as \`syncfile validate\`; an invalid
 file is refused without a single request. A valid one goes up in the three steps of the
 upload procedure and is synced (PUT /v1.0/services/sync/custom, or …/custom/csv for CSV).
-A workbook (.xlsx) is converted to JSON on the way, and the JSON is uploaded.
+A workbook (.xlsx), and an export read through a profile or mapping, are converted to JSON on
+the way, and the JSON is uploaded.
+
+Before it syncs, push compares the file with the account's previous state — the last file
+pushed to that account of that service from this machine (kept in $SYNCFILE_STATE_DIR, by
+default ~/.local/state/syncfile), or --against FILE — and prints what the sync will change.
+A sync replaces the account's state: a push that would remove or deactivate more users than
+--max-deletes is refused, nothing uploaded, with the first of them listed.
 While another sync is running the service answers 409: push tries again every 2 s until
 --wait runs out. Rate limits are kept; a 429, a 5xx or a lost connection is retried.
 
-Exit codes: 0 synced, 1 invalid file or a failed request, 2 usage error, 3 file unreadable.
+Exit codes: 0 synced (or a dry run done), 1 invalid file or a failed request, 2 usage error,
+3 file unreadable, 5 refused by --max-deletes.
 
 Examples:
   $ syncfile push users.json --app-account 42
   $ syncfile push hr-export.xlsx --sheet Users --app-account 42
+  $ syncfile push users.json --app-account 42 --dry-run
   $ SYNCFILE_BASE_URL=https://api.example.com SYNCFILE_API_KEY=… syncfile push hr-export.csv --app-account 42 --wait 30m`,
     )
     .action(async (file: string, flags: PushFlags) => {
@@ -81,6 +110,8 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     return EXIT.unreadable;
   }
   const { pushFile } = await import("../client/pushFile.js");
+  const state = pushState(flags);
+  const against = !flags.compare ? undefined : (flags.against ?? (await previousPush(state)));
   const signal = interruptSignal();
   let progress = new Progress(`validating ${file}`, size);
   let uploading = false;
@@ -97,8 +128,15 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
         strict: flags.strict === true,
         onProgress: (bytes) => progress.update(bytes),
       },
+      ...(against !== undefined ? { against } : {}),
+      ...(flags.maxDeletes !== undefined ? { maxDeletes: flags.maxDeletes } : {}),
+      ...(flags.allowDeletes ? { allowDeletes: true } : {}),
+      ...(flags.dryRun ? { dryRun: true } : {}),
+      saveAs: state,
       onStep: (step) => {
         progress.done();
+        if (step === "compare")
+          progress = new Progress(`comparing ${file} with the account's previous state`, null);
         uploading = step === "upload";
       },
       // what goes up is the file, or the JSON a workbook was converted to: its size comes here
@@ -115,6 +153,22 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
         ),
     });
     progress.done();
+    const changes = outcome.changes;
+    if (changes && flags.format !== "json") writeOut(process.stdout, describeChanges(changes, flags));
+    if (!outcome.synced && outcome.stopped === "dry-run") {
+      if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
+      writeOut(process.stdout, "dry run: nothing was uploaded\n");
+      return EXIT.ok;
+    }
+    if (!outcome.synced && outcome.stopped === "guard" && changes) {
+      if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
+      process.stderr.write(
+        `syncfile: refused: this push would remove or deactivate ${plural(changes.deletes, "user")} of app account ${flags.appAccount}, more than --max-deletes ${changes.maxDeletes}; nothing was uploaded\n` +
+          `syncfile: the first of them: ${changes.firstDeletes.join(", ")}\n` +
+          "syncfile: check the file (an export cut short? a filter, the wrong sheet?), or push again with --allow-deletes\n",
+      );
+      return EXIT.guard;
+    }
     if (!outcome.synced) {
       writeOut(process.stdout, renderReport(outcome.report, file, flags, process.stdout));
       process.stderr.write(
@@ -126,7 +180,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     writeOut(
       process.stdout,
       flags.format === "json"
-        ? `${JSON.stringify({ file: uploaded, sync: summary })}\n`
+        ? `${JSON.stringify({ file: uploaded, sync: summary, ...(changes ? { changes } : {}) })}\n`
         : describeSync(file, uploaded, summary),
     );
     return EXIT.ok;
@@ -146,6 +200,50 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     }
     throw error;
   }
+}
+
+/** Where the last file pushed to this account of this service is kept (without its extension). */
+function pushState(flags: PushFlags): string {
+  const dir =
+    process.env.SYNCFILE_STATE_DIR ??
+    join(process.env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "syncfile");
+  const service = createHash("sha256")
+    .update(new URL(flags.baseUrl ?? "").href)
+    .digest("hex")
+    .slice(0, 16);
+  return join(dir, "pushed", `${service}-account-${flags.appAccount}`);
+}
+
+/** The last file pushed from here (`state` with .json or .csv), or null for a first push. */
+async function previousPush(state: string): Promise<string | null> {
+  for (const extension of [".json", ".csv"]) {
+    const path = `${state}${extension}`;
+    if (
+      await stat(path).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return path;
+  }
+  return null;
+}
+
+/** What the push changes, in a few lines. */
+function describeChanges(changes: PushChanges, flags: PushFlags): string {
+  const against = flags.against ?? "the last push to this account from here";
+  if (!changes.compared || !changes.counts) {
+    return `no earlier push to app account ${flags.appAccount} from here: nothing to compare with (a first push)\n`;
+  }
+  const c = changes.counts;
+  return [
+    `changes against ${against}:`,
+    `  users: ${c["user.added"]} added, ${c["user.removed"]} removed, ${c["user.deactivated"]} deactivated, ${c["user.reactivated"]} reactivated, ${c["user.changed"]} changed`,
+    `  licenses: ${c["license.added"]} added, ${c["license.removed"]} removed, ${c["license.changed"]} changed`,
+    `  license users: ${c["assignment.granted"]} granted, ${c["assignment.revoked"]} revoked, ${c["assignment.changed"]} changed`,
+    `  users taken away: ${changes.deletes} (--max-deletes ${changes.maxDeletes === 0 ? "off" : changes.maxDeletes})`,
+    "",
+  ].join("\n");
 }
 
 function describeSync(file: string, uploaded: UploadedFile, s: SyncSummary): string {

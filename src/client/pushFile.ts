@@ -3,10 +3,12 @@
 // checked and converted to JSON in one pass (into a private temporary file), and the JSON is
 // what goes up.
 
-import { mkdtemp, rm } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { replaceFile } from "../bytes/replaceFile.js";
 import { convertFile } from "../convert/convert.js";
+import { type Change, diffFiles } from "../diff/diffFiles.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatOf, type InputFormat, type ValidateOptions } from "../pass/options.js";
 import type { Report } from "../report/Report.js";
@@ -24,13 +26,53 @@ export interface PushOptions extends Omit<SyncOptions, "format"> {
   /** Bytes sent to storage so far. */
   onUploadProgress?: (sent: number, total: number) => void;
   /** Told when each step starts. */
-  onStep?: (step: "validate" | "upload" | "sync") => void;
+  onStep?: (step: "validate" | "compare" | "upload" | "sync") => void;
+  /**
+   * The account's previous state to compare with before syncing: the file last synced into it
+   * (what `syncfile push` keeps), or null when there is none (a first push). Undefined: no
+   * comparison, and no guard.
+   */
+  against?: string | null;
+  /**
+   * The guard: refuse a push that would remove or deactivate more users than this. Default: 500,
+   * or 10 % of the previous state's active users when that is fewer, and never fewer than 10;
+   * 0 turns it off.
+   */
+  maxDeletes?: number;
+  /** Go ahead whatever the guard says. */
+  allowDeletes?: boolean;
+  /** Stop after the comparison: nothing is uploaded or synced. */
+  dryRun?: boolean;
+  /**
+   * Where to copy what went up once it is synced, the next push's `against`: this path with
+   * `.json` or `.csv` after it, as the file that went up (the other one removed).
+   */
+  saveAs?: string;
 }
 
-/** The outcome: refused locally with the report, or synced with the file and the summary. */
+/** What a push would change against the account's previous state. */
+export interface PushChanges {
+  /** False for a first push (no previous state): nothing was compared. */
+  compared: boolean;
+  counts: Record<Change["kind"], number> | null;
+  /** Users a sync takes away (active before, removed or deactivated). */
+  deletes: number;
+  /** The guard's threshold (0: off). */
+  maxDeletes: number;
+  /** The first users taken away. */
+  firstDeletes: string[];
+}
+
+/**
+ * The outcome: refused locally with the report (invalid, or stopped by the guard or a dry run,
+ * with the changes), or synced with the file, the summary and the changes.
+ */
 export type PushResult =
-  | { synced: false; report: Report }
-  | { synced: true; report: Report; file: UploadedFile; summary: SyncSummary };
+  | { synced: false; report: Report; changes?: PushChanges; stopped?: "guard" | "dry-run" }
+  | { synced: true; report: Report; file: UploadedFile; summary: SyncSummary; changes?: PushChanges };
+
+/** How many taken-away users a refusal lists. */
+const LISTED_DELETES = 20;
 
 /**
  * Checks `path`, and only when it is valid uploads it and syncs it into `options.appAccount`. A
@@ -45,7 +87,7 @@ export async function pushFile(client: Client, path: string, options: PushOption
   if (format === "json" || (format === "csv" && !mapped)) {
     const report = await validateFile(path, { ...validation, format });
     if (!report.valid) return { synced: false, report };
-    if (report.mapping === undefined) return upload(client, path, format, report, options);
+    if (report.mapping === undefined) return compareAndUpload(client, path, format, report, options);
     // the header was a built-in profile's: converted below
   }
   const dir = await mkdtemp(join(tmpdir(), "syncfile-push-"));
@@ -54,10 +96,70 @@ export async function pushFile(client: Client, path: string, options: PushOption
     const json = join(dir, `${basename(path).replace(/\.(xls[xm]|csv)$/i, "")}.json`);
     const report = await convertFile(path, json, { ...validation, format, to: "json" });
     delete report.output;
-    return report.valid ? await upload(client, json, "json", report, options) : { synced: false, report };
+    return report.valid
+      ? await compareAndUpload(client, json, "json", report, options)
+      : { synced: false, report };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Compares the checked file at `path` with the account's previous state when asked, stops
+ * there for the guard or a dry run, else uploads it, syncs it and keeps a copy as the next
+ * previous state.
+ */
+async function compareAndUpload(
+  client: Client,
+  path: string,
+  format: "json" | "csv",
+  report: Report,
+  options: PushOptions,
+): Promise<PushResult> {
+  if (options.against === undefined) return upload(client, path, format, report, options);
+  options.onStep?.("compare");
+  const changes = await compare(options.against, path, options.maxDeletes);
+  const over = changes.maxDeletes > 0 && changes.deletes > changes.maxDeletes && !options.allowDeletes;
+  if (over) return { synced: false, report, changes, stopped: "guard" };
+  if (options.dryRun) return { synced: false, report, changes, stopped: "dry-run" };
+  const done = await upload(client, path, format, report, options);
+  if (done.synced && options.saveAs) {
+    await mkdir(dirname(options.saveAs), { recursive: true });
+    await replaceFile(`${options.saveAs}.${format}`, (temporary) => copyFile(path, temporary));
+    await rm(`${options.saveAs}.${format === "json" ? "csv" : "json"}`, { force: true });
+  }
+  return { ...done, changes };
+}
+
+/** What a sync of `path` changes against `previous` (null: none, a first push). */
+async function compare(previous: string | null, path: string, maxDeletes?: number): Promise<PushChanges> {
+  if (previous === null) {
+    return { compared: false, counts: null, deletes: 0, maxDeletes: maxDeletes ?? 0, firstDeletes: [] };
+  }
+  const firstDeletes: string[] = [];
+  const found = await diffFiles(previous, path, (change) => {
+    const away =
+      change.kind === "user.deactivated" ||
+      (change.kind === "user.removed" && change.user.status === "active");
+    if (away && firstDeletes.length < LISTED_DELETES) firstDeletes.push(change.email);
+  });
+  if (!found.old.valid) {
+    throw new Error(
+      `the previous state ${previous} is not a valid data file: move it away to push without comparing`,
+    );
+  }
+  return {
+    compared: true,
+    counts: found.counts,
+    deletes: found.deletes,
+    maxDeletes: maxDeletes ?? defaultMaxDeletes(found.oldActiveUsers),
+    firstDeletes,
+  };
+}
+
+/** The guard's default: 500, or 10 % of the active users when fewer, never fewer than 10. */
+export function defaultMaxDeletes(activeUsers: number): number {
+  return Math.max(10, Math.min(500, Math.floor(activeUsers / 10)));
 }
 
 /** Uploads the checked file at `path` and syncs it. */

@@ -69,6 +69,10 @@ export interface DiffResult {
   old: Report;
   new: Report;
   counts: Record<Change["kind"], number>;
+  /** OLD's active users. */
+  oldActiveUsers: number;
+  /** Users a sync of NEW takes away: active in OLD, and removed or deactivated. */
+  deletes: number;
 }
 
 const PARTITION_BYTES = 8 * 1024 * 1024;
@@ -89,8 +93,15 @@ export async function diffFiles(
     Math.min(4096, Math.ceil(size / (options.partitionBytes ?? PARTITION_BYTES))),
   );
   const counts = Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as DiffResult["counts"];
+  let deletes = 0;
   const tell = (change: Change) => {
     counts[change.kind]++;
+    if (
+      change.kind === "user.deactivated" ||
+      (change.kind === "user.removed" && change.user.status === "active")
+    ) {
+      deletes++;
+    }
     onChange(change);
   };
   const before = new Side(partitions);
@@ -98,14 +109,21 @@ export async function diffFiles(
   try {
     const oldReport = await normalizeFile(oldPath, before, options.old ?? {});
     const newReport = await normalizeFile(newPath, after, options.new ?? {});
-    if (!oldReport.valid || !newReport.valid) return { old: oldReport, new: newReport, counts };
+    const result = () => ({
+      old: oldReport,
+      new: newReport,
+      counts,
+      oldActiveUsers: before.activeUsers,
+      deletes,
+    });
+    if (!oldReport.valid || !newReport.valid) return result();
     const ignoreDates = options.ignoreDates === true;
     for (let p = 0; p < partitions; p++) compareUsers(before.users(p), after.users(p), ignoreDates, tell);
     compareLicenses(before.licenseMap(), after.licenseMap(), tell);
     for (let p = 0; p < partitions; p++) {
       compareAssignments(before.assignments(p), after.assignments(p), tell);
     }
-    return { old: oldReport, new: newReport, counts };
+    return result();
   } finally {
     before.dispose();
     after.dispose();
@@ -116,6 +134,8 @@ export async function diffFiles(
 class Side implements DocumentWriter<NormalizedValues> {
   readonly #parts: Partition[];
   readonly #licenses: (NormalizedLicense | null)[] = [];
+  /** The active users read. */
+  activeUsers = 0;
 
   constructor(partitions: number) {
     this.#parts = Array.from({ length: partitions }, () => new Partition());
@@ -124,6 +144,7 @@ class Side implements DocumentWriter<NormalizedValues> {
   user = (value: NormalizedValues["user"]): void => {
     if (!isObject(value)) return;
     const user = value as NormalizedUser;
+    if (user.status === "active") this.activeUsers++;
     // the key, then the user as JSON: an unchanged user is told by its text, unparsed
     // (JSON.stringify escapes tabs and line breaks: neither is in its text)
     this.#partOf(user.email).add(`u\t${user.email.toLowerCase()}\t${JSON.stringify(user)}\n`);

@@ -60,7 +60,7 @@ describe("syncfile push", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^pushed .*example\.json \(1\.0 KB\) as file \d+, synced into app account 5\n {2}3 users \(2 active\), 2 licenses, 3 license users, 0 warnings\n {2}prices in USD; sync \d+ took /,
+      /^no earlier push to app account 5 from here: nothing to compare with \(a first push\)\npushed .*example\.json \(1\.0 KB\) as file \d+, synced into app account 5\n {2}3 users \(2 active\), 2 licenses, 3 license users, 0 warnings\n {2}prices in USD; sync \d+ took /,
     );
     const account = await call(server.url, "GET", "/v1.0/appAccounts/5");
     expect(account.body.users).toEqual({ active: 2, deleted: 1 });
@@ -87,7 +87,7 @@ describe("syncfile push", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /^pushed .*second-sheet\.xlsx as second-sheet\.json \([\d.]+ (B|KB)\) as file \d+, synced into app account 7\n {2}4 users \(3 active\), 2 licenses, 4 license users, 0 warnings\n/,
+      /^no earlier push to app account 7 from here: nothing to compare with \(a first push\)\npushed .*second-sheet\.xlsx as second-sheet\.json \([\d.]+ (B|KB)\) as file \d+, synced into app account 7\n {2}4 users \(3 active\), 2 licenses, 4 license users, 0 warnings\n/,
     );
     const id = Number(/as file (\d+)/.exec(r.stdout)?.[1]);
     const file = join(work, "pushed.json");
@@ -116,7 +116,7 @@ describe("syncfile push", () => {
     const r = await syncfile(["push", okta, "--app-account", "8"]);
     expect(r.stderr).toBe("");
     expect(r.stdout).toMatch(
-      /^pushed .*okta\.csv as okta\.json \([\d.]+ B\) as file \d+, synced into app account 8\n {2}2 users \(1 active\)/,
+      /\npushed .*okta\.csv as okta\.json \([\d.]+ B\) as file \d+, synced into app account 8\n {2}2 users \(1 active\)/,
     );
     const id = Number(/as file (\d+)/.exec(r.stdout)?.[1]);
     const pushed = join(work, "okta-pushed.json");
@@ -154,6 +154,104 @@ describe("syncfile push", () => {
     const own = await syncfile(["push", hr, "--mapping", mapping, "--app-account", "8"]);
     expect(own.code).toBe(0);
     expect(own.stdout).toMatch(/as hr\.json .* synced into app account 8\n {2}2 users \(1 active\)/);
+  });
+
+  describe("comparing with the account's previous state", () => {
+    const people = (n: number, deleted: readonly number[] = []) => ({
+      users: Array.from({ length: n }, (_, i) => ({
+        email: `user${i}@example.com`,
+        status: deleted.includes(i) ? "deleted" : "active",
+      })),
+    });
+    const write = (name: string, document: unknown) => {
+      const path = join(work, name);
+      writeFileSync(path, JSON.stringify(document));
+      return path;
+    };
+    // one state folder for these pushes: each push compares with the one before it
+    const env = () => ({ SYNCFILE_BASE_URL: proxy.url, SYNCFILE_STATE_DIR: join(work, "state") });
+
+    it("says a first push has nothing to compare with, then what a push changes", async () => {
+      const first = await syncfile(["push", write("all.json", people(30)), "--app-account", "12"], env());
+      expect(first.code).toBe(0);
+      expect(first.stdout).toMatch(
+        /^no earlier push to app account 12 from here: nothing to compare with \(a first push\)\npushed /,
+      );
+      const second = await syncfile(
+        ["push", write("two-gone.json", people(30, [3, 4])), "--app-account", "12"],
+        env(),
+      );
+      expect(second.code).toBe(0);
+      expect(second.stdout).toMatch(
+        /^changes against the last push to this account from here:\n {2}users: 0 added, 0 removed, 2 deactivated, 0 reactivated, 0 changed\n.*\n.*\n {2}users taken away: 2 \(--max-deletes 10\)\npushed /,
+      );
+    });
+
+    it("refuses a push that takes away more users than --max-deletes: nothing uploaded, the users listed, exit 5", async () => {
+      const truncated = write("truncated.json", people(12));
+      const before = proxy.requests.length;
+      const refused = await syncfile(["push", truncated, "--app-account", "12"], env());
+      expect(refused.code).toBe(5);
+      expect(proxy.requests.length).toBe(before);
+      expect(refused.stdout).toContain("  users: 0 added, 18 removed, 0 deactivated");
+      expect(refused.stderr).toMatch(
+        /^syncfile: refused: this push would remove or deactivate 18 users of app account 12, more than --max-deletes 10; nothing was uploaded\nsyncfile: the first of them: (user(1[2-9]|2\d)@example\.com, ){17}user(1[2-9]|2\d)@example\.com\n/,
+      );
+      // the account still holds the 30 users
+      expect((await call(server.url, "GET", "/v1.0/appAccounts/12")).text).toContain('"users":30');
+
+      // a dry run says the same and stops; --max-deletes raised, or --allow-deletes, goes ahead
+      const dry = await syncfile(
+        ["push", truncated, "--app-account", "12", "--dry-run", "--allow-deletes"],
+        env(),
+      );
+      expect(dry.code).toBe(0);
+      expect(dry.stdout).toMatch(
+        /users taken away: 18 \(--max-deletes 10\)\ndry run: nothing was uploaded\n$/,
+      );
+      expect(proxy.requests.length).toBe(before);
+      const allowed = await syncfile(["push", truncated, "--app-account", "12", "--allow-deletes"], env());
+      expect(allowed.code).toBe(0);
+      expect(allowed.stdout).toMatch(/synced into app account 12\n {2}12 users/);
+      // what was pushed is the next previous state: nothing changes now
+      const again = await syncfile(["push", truncated, "--app-account", "12", "--dry-run"], env());
+      expect(again.stdout).toContain("users: 0 added, 0 removed, 0 deactivated, 0 reactivated, 0 changed");
+    });
+
+    it("compares with --against FILE instead, and --max-deletes 0 turns the guard off", async () => {
+      const r = await syncfile(
+        [
+          "push",
+          write("one.json", people(1)),
+          "--app-account",
+          "13",
+          "--against",
+          write("many.json", people(40)),
+          "--dry-run",
+        ],
+        env(),
+      );
+      expect(r.code).toBe(5); // a dry run the guard would refuse fails as the push would (a check for CI)
+      expect(r.stdout).toMatch(/^changes against .*many\.json:\n {2}users: 0 added, 39 removed/);
+      expect(r.stdout).toContain("users taken away: 39 (--max-deletes 10)");
+      const off = await syncfile(
+        [
+          "push",
+          write("one.json", people(1)),
+          "--app-account",
+          "13",
+          "--against",
+          join(work, "many.json"),
+          "--max-deletes",
+          "0",
+          "--dry-run",
+        ],
+        env(),
+      );
+      expect(off.code).toBe(0);
+      expect(off.code).toBe(0);
+      expect(off.stdout).toContain("users taken away: 39 (--max-deletes off)");
+    });
   });
 
   it("says in one line that the key is wrong: no stack trace", async () => {

@@ -79,7 +79,9 @@ function startProcess(
 ): RunningCli {
   const child = spawn(command, args, {
     cwd: options.cwd ?? root,
-    env: { ...(options.env ?? process.env), NO_COLOR: "1", FORCE_COLOR: "0" },
+    // a push keeps what it synced for the next one's comparison: in a folder of these tests'
+    // own, never the user's (~/.local/state), unless a test names one
+    env: { SYNCFILE_STATE_DIR: stateDir(), ...(options.env ?? process.env), NO_COLOR: "1", FORCE_COLOR: "0" },
   });
   let stdout = "";
   let stderr = "";
@@ -94,6 +96,14 @@ function startProcess(
     child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
   return { child, output: () => ({ stdout, stderr }), result };
+}
+
+let pushStates: string | null = null;
+
+/** The folder where the pushes of this test process keep their previous states. */
+function stateDir(): string {
+  pushStates ??= mkdtempSync(join(tmpdir(), "syncfile-state-"));
+  return pushStates;
 }
 
 let shimDir: string | null = null;
