@@ -10,7 +10,7 @@ import { describeIoError, useColor, wholeNumber, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
 
 interface DiffFlags {
-  format: "text" | "json";
+  format: "text" | "json" | "csv" | "html";
   ignoreDates?: boolean;
   limit: number;
 }
@@ -24,7 +24,11 @@ export function diffCommand(result: { code: number }): Command {
       "the data file the account holds now (JSON, CSV or a workbook; any export a profile reads)",
     )
     .argument("<new>", "the data file to sync")
-    .addOption(new Option("-f, --format <format>", "output format").choices(["text", "json"]).default("text"))
+    .addOption(
+      new Option("-f, --format <format>", "output format")
+        .choices(["text", "json", "csv", "html"])
+        .default("text"),
+    )
     .option("--ignore-dates", "leave out lastUsedDate moves (they change every day)")
     .option(
       "--limit <n>",
@@ -39,8 +43,10 @@ Users are matched by email, in any case (an email whose case changed is no chang
 are compared as the service applies them (statuses derived, dates as YYYY-MM-DD), in bounded
 memory whatever their size.
 
-Output: text (the counts, then the first --limit changes of each kind) or json (one change a
-line, as they are found: {"kind": "user.deactivated", "email": …}).
+Output: text (the counts, then the first --limit changes of each kind), json (one change a
+line, as they are found: {"kind": "user.deactivated", "email": …}), csv (a row per change, or
+per changed field: kind,email,license,field,from,to) or html (one self-contained page: the
+counts and the first --limit changes of each kind).
 
 Exit codes: 0 nothing changes, 1 something changes, 2 usage error or a file invalid (its
 report is printed), 3 a file unreadable.
@@ -56,6 +62,10 @@ Examples:
 
 async function runDiff(oldPath: string, newPath: string, flags: DiffFlags): Promise<number> {
   const { diffFiles, CHANGE_KINDS } = await import("../diff/diffFiles.js");
+  const { DIFF_CSV_HEADER, diffCsvLines, diffHtml, diffText, totalOf } = await import(
+    "../diff/formatDiff.js"
+  );
+  if (flags.format === "csv") writeOut(process.stdout, DIFF_CSV_HEADER);
   const listed = new Map<Change["kind"], Change[]>(CHANGE_KINDS.map((k) => [k, []]));
   let found: DiffResult;
   try {
@@ -64,6 +74,7 @@ async function runDiff(oldPath: string, newPath: string, flags: DiffFlags): Prom
       newPath,
       (change) => {
         if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify(change)}\n`);
+        else if (flags.format === "csv") writeOut(process.stdout, diffCsvLines(change));
         else {
           const list = listed.get(change.kind) as Change[];
           if (list.length < flags.limit) list.push(change);
@@ -88,62 +99,8 @@ async function runDiff(oldPath: string, newPath: string, flags: DiffFlags): Prom
     );
     return EXIT.usage;
   }
-  const total = Object.values(found.counts).reduce((a, b) => a + b, 0);
-  if (flags.format === "text") writeOut(process.stdout, textOf(oldPath, newPath, found, listed));
-  return total === 0 ? EXIT.ok : EXIT.invalid;
-}
-
-/** The counts, then the changes listed of each kind. */
-function textOf(
-  oldPath: string,
-  newPath: string,
-  found: DiffResult,
-  listed: Map<Change["kind"], Change[]>,
-): string {
-  const c = found.counts;
-  const total = Object.values(c).reduce((a, b) => a + b, 0);
-  const lines = [
-    total === 0
-      ? `${oldPath} → ${newPath}: no change`
-      : `${oldPath} → ${newPath}: ${total} change${total === 1 ? "" : "s"}`,
-    `  users: ${c["user.added"]} added, ${c["user.removed"]} removed, ${c["user.deactivated"]} deactivated, ${c["user.reactivated"]} reactivated, ${c["user.changed"]} changed`,
-    `  licenses: ${c["license.added"]} added, ${c["license.removed"]} removed, ${c["license.changed"]} changed`,
-    `  license users: ${c["assignment.granted"]} granted, ${c["assignment.revoked"]} revoked, ${c["assignment.changed"]} changed`,
-  ];
-  for (const [kind, changes] of listed) {
-    if (changes.length === 0) continue;
-    lines.push("", `${kind} (${c[kind]}):`);
-    for (const change of changes) lines.push(`  ${describe(change)}`);
-    const more = c[kind] - changes.length;
-    if (more > 0) lines.push(`  … ${more} more (--limit, or --format json for all)`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-/** One change in a line. */
-function describe(change: Change): string {
-  const show = (v: unknown) => (v === null || v === undefined ? "none" : JSON.stringify(v));
-  switch (change.kind) {
-    case "user.added":
-      return `+ ${change.email} (${change.user.status})`;
-    case "user.removed":
-      return `- ${change.email}`;
-    case "user.deactivated":
-    case "user.reactivated":
-      return change.email;
-    case "user.changed":
-      return `${change.email}: ${change.fields.map((f) => `${f.field} ${show(f.from)} → ${show(f.to)}`).join(", ")}`;
-    case "license.added":
-      return `+ ${change.license}`;
-    case "license.removed":
-      return `- ${change.license}`;
-    case "license.changed":
-      return `${change.license}: ${change.fields.map((f) => `${f.field} ${show(f.from)} → ${show(f.to)}`).join(", ")}`;
-    case "assignment.granted":
-      return `+ ${change.license}: ${change.email}`;
-    case "assignment.revoked":
-      return `- ${change.license}: ${change.email}`;
-    case "assignment.changed":
-      return `${change.license}: ${change.email} ${change.from} → ${change.to}`;
-  }
+  const title = `${oldPath} → ${newPath}`;
+  if (flags.format === "text") writeOut(process.stdout, diffText(title, found.counts, listed));
+  if (flags.format === "html") writeOut(process.stdout, diffHtml(title, found.counts, listed));
+  return totalOf(found.counts) === 0 ? EXIT.ok : EXIT.invalid;
 }

@@ -9,6 +9,7 @@ import { Command } from "commander";
 import { ApiError } from "../client/ApiError.js";
 import type { UploadedFile } from "../client/createClient.js";
 import type { PushChanges } from "../client/pushFile.js";
+import { countLines } from "../diff/counts.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber, writeOut } from "./_io.js";
@@ -235,12 +236,9 @@ function describeChanges(changes: PushChanges, flags: PushFlags): string {
   if (!changes.compared || !changes.counts) {
     return `no earlier push to app account ${flags.appAccount} from here: nothing to compare with (a first push)\n`;
   }
-  const c = changes.counts;
   return [
     `changes against ${against}:`,
-    `  users: ${c["user.added"]} added, ${c["user.removed"]} removed, ${c["user.deactivated"]} deactivated, ${c["user.reactivated"]} reactivated, ${c["user.changed"]} changed`,
-    `  licenses: ${c["license.added"]} added, ${c["license.removed"]} removed, ${c["license.changed"]} changed`,
-    `  license users: ${c["assignment.granted"]} granted, ${c["assignment.revoked"]} revoked, ${c["assignment.changed"]} changed`,
+    ...countLines(changes.counts).map((line) => `  ${line}`),
     `  users taken away: ${changes.deletes} (--max-deletes ${changes.maxDeletes === 0 ? "off" : changes.maxDeletes})`,
     "",
   ].join("\n");

@@ -79,6 +79,19 @@ for (const section of document.querySelectorAll("section")) {
 export function formatHtml(reports: readonly Report[], options: HtmlFormatOptions = {}): string {
   const title =
     reports.length === 1 ? `${fileOf(reports[0] as Report)} — syncfile report` : "syncfile report";
+  return htmlPage(
+    title,
+    `<h1>syncfile ${reports.some((report) => report.output) ? "conversion" : "validation"} report</h1>
+${reports.map((report, i) => reportSection(report, i, options)).join("\n")}
+<script>${SCRIPT}</script>`,
+  );
+}
+
+/**
+ * A self-contained page titled `title` holding `body` (HTML), in the report's look: inline
+ * styles, and a content security policy that forbids every request.
+ */
+export function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -89,9 +102,7 @@ export function formatHtml(reports: readonly Report[], options: HtmlFormatOption
 <style>${PAGE_STYLE}${REPORT_STYLE}</style>
 </head>
 <body>
-<h1>syncfile ${reports.some((report) => report.output) ? "conversion" : "validation"} report</h1>
-${reports.map((report, i) => reportSection(report, i, options)).join("\n")}
-<script>${SCRIPT}</script>
+${body}
 </body>
 </html>
 `;
@@ -193,6 +204,7 @@ function fileOf(report: Report): string {
 }
 
 /** `text` safe in HTML text and in a quoted attribute (every value shown passes here: a report may come from another service). */
-function escapeHtml(text: string): string {
+/** `text` safe in HTML text and attribute values. */
+export function escapeHtml(text: string): string {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

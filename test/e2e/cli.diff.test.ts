@@ -122,6 +122,24 @@ describe("syncfile diff", () => {
     expect(dates.stdout).not.toContain("lastUsedDate");
   });
 
+  it("writes a CSV row per change, or per changed field, and one self-contained HTML page", async () => {
+    const csv = await runCli(["diff", file("old.json", OLD), file("new.json", NEW), "--format", "csv"]);
+    expect(csv.code).toBe(1);
+    const lines = csv.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("kind,email,license,field,from,to");
+    expect(lines).toContain("user.changed,ada@example.com,,lastName,Lovelace,King");
+    expect(lines).toContain("user.changed,ada@example.com,,lastUsedDate,2024-07-01,2024-07-05");
+    expect(lines).toContain("license.changed,,Pro,pricePerUser,1000,1200");
+    expect(lines).toContain("assignment.changed,ada@example.com,Pro,licenseStatus,active,inactive");
+    expect(lines).toContain("user.deactivated,eve@example.com,,,,");
+    expect(lines).toHaveLength(1 + 12); // 11 changes, one of them two fields
+    const html = await runCli(["diff", file("old.json", OLD), file("new.json", NEW), "--format", "html"]);
+    expect(html.stdout).toMatch(/^<!doctype html>/);
+    expect(html.stdout).toContain("default-src 'none'");
+    expect(html.stdout).toContain("<caption>user.changed (1)</caption>");
+    expect(html.stdout).toContain("ada@example.com: lastName &#34;Lovelace&#34; → &#34;King&#34;");
+  });
+
   it("exits 0 when nothing changes: the same file, an email in another case, the same document as CSV", async () => {
     const same = await runCli(["diff", fixture("valid/example.json"), fixture("valid/example.json")]);
     expect(same.code).toBe(0);
