@@ -32,6 +32,8 @@ export class CsvRows implements RawRecordSink {
   #width = 0;
   /** Records read while looking for the header a mapping names (a preamble above it). */
   #seeking = 0;
+  /** The mapping whose header is being looked for, and where the search started. */
+  #sought: { mapping: Mapping; loc: SourceLocation } | null = null;
 
   /** `delimiter`: the one the file's start chose, given with the header. */
   constructor(sink: CsvSink, limits: CsvReaderLimits, delimiter: string) {
@@ -59,6 +61,11 @@ export class CsvRows implements RawRecordSink {
     }
     if (this.#missing) {
       this.#sayMissing();
+      return;
+    }
+    if (!this.#stopped && !this.#header && this.#sought) {
+      // the file ended before the header a mapping names
+      this.#noMappedHeader(this.#sought.mapping, this.#sought.loc);
       return;
     }
     if (!this.#stopped && !this.#header) {
@@ -245,20 +252,13 @@ export class CsvRows implements RawRecordSink {
     // a detected profile's header is the first row (its detect names are there)
     const search = this.#how === "detected" ? 1 : HEADER_SEARCH;
     const early = wanted !== undefined ? this.#seeking < wanted : header === null && this.#seeking < search;
+    this.#sought ??= { mapping, loc };
     if (early) return; // not the header yet
-    if (header === null || (wanted !== undefined && this.#seeking > wanted)) {
-      this.#stopped = true;
-      this.#sink.finding("mapping.header", {
-        location: loc,
-        row: this.#headerRow,
-        params: {
-          mapping: mapping.name,
-          columns: mapping.email.map((c) => JSON.stringify(c)).join(" or "),
-          where: wanted !== undefined ? `row ${wanted}` : `the first ${HEADER_SEARCH} rows`,
-        },
-      });
+    if (header === null) {
+      this.#noMappedHeader(mapping, this.#sought.loc);
       return;
     }
+    this.#sought = null;
     this.#mapped = header;
     this.#width = names.length;
     if (!header.keys.includes("status")) {
@@ -294,6 +294,26 @@ export class CsvRows implements RawRecordSink {
       oneRowPerUser: mapping.document.rowsPerUser !== "many",
     };
     this.#sink.header(this.#header);
+  }
+
+  /** mapping.header: no row where the mapping looks names its email column; reading ends. */
+  #noMappedHeader(mapping: Mapping, loc: SourceLocation): void {
+    this.#stopped = true;
+    const wanted = mapping.document.headerRow;
+    this.#sink.finding("mapping.header", {
+      location: loc,
+      row: this.#headerRow,
+      params: {
+        mapping: mapping.name,
+        columns: mapping.email.map((c) => JSON.stringify(c)).join(" or "),
+        where:
+          wanted !== undefined
+            ? `row ${wanted}`
+            : this.#how === "detected"
+              ? "the first row"
+              : `the first ${HEADER_SEARCH} rows`,
+      },
+    });
   }
 
   /**

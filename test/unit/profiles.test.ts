@@ -260,6 +260,30 @@ describe("a mapping of one's own", () => {
     });
   });
 
+  it("finds the header under a preamble, or at the row it names; says so when it is nowhere", async () => {
+    const path = join(scratch, "preamble.csv");
+    writeFileSync(path, "Report of users\nGenerated 2024-07-05\n\nMail,State\nada@example.com,Employed\n");
+    const pre: MappingDocument = {
+      name: "pre",
+      email: "Mail",
+      status: { column: "State", values: { Employed: "active" } },
+    };
+    for (const mapping of [pre, { ...pre, headerRow: 3 }]) {
+      const report = await validateFile(path, { mapping });
+      expect(found(report)).toEqual([]);
+      expect(report.stats.users).toBe(1);
+    }
+    const nowhere = await validateFile(path, { mapping: { ...pre, email: "Work mail" } });
+    expect(found(nowhere)).toEqual([["mapping.header", 0, 1, undefined]]);
+    expect(nowhere.findings[0]?.message).toBe(
+      'no header in the first 50 rows has "Work mail", the email column of the mapping pre',
+    );
+    const past = await validateFile(path, { mapping: { ...pre, headerRow: 9 } });
+    expect(past.findings[0]?.message).toBe(
+      'no header in row 9 has "Mail", the email column of the mapping pre',
+    );
+  });
+
   it("says each mistake at its line and column in the mapping document", () => {
     const text = `{
   "name": "HR export",
