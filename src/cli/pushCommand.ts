@@ -187,6 +187,10 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     progress.done();
+    if ((error as Error).name === "PreviousStateError") {
+      process.stderr.write(`syncfile: cannot compare: ${(error as Error).message}\n`);
+      return EXIT.unreadable;
+    }
     if (error instanceof ApiError && error.report) {
       // the service found what the local check did not: show it against the local file
       process.stderr.write(`syncfile: ${error.message}\n`);

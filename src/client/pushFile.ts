@@ -144,8 +144,8 @@ async function compare(previous: string | null, path: string, maxDeletes?: numbe
     if (away && firstDeletes.length < LISTED_DELETES) firstDeletes.push(change.email);
   });
   if (!found.old.valid) {
-    throw new Error(
-      `the previous state ${previous} is not a valid data file: move it away to push without comparing`,
+    throw new PreviousStateError(
+      `the previous state ${previous} is not a valid data file (${found.old.counts.error} errors): fix it, name another with --against, or push with --no-compare`,
     );
   }
   return {
@@ -155,6 +155,11 @@ async function compare(previous: string | null, path: string, maxDeletes?: numbe
     maxDeletes: maxDeletes ?? defaultMaxDeletes(found.oldActiveUsers),
     firstDeletes,
   };
+}
+
+/** The account's previous state cannot be compared with: it is not a valid data file. */
+export class PreviousStateError extends Error {
+  override readonly name = "PreviousStateError";
 }
 
 /** The guard's default: 500, or 10 % of the active users when fewer, never fewer than 10. */

@@ -249,6 +249,22 @@ describe("syncfile push", () => {
         env(),
       );
       expect(off.code).toBe(0);
+      // a previous state that is no data file is said in one line, nothing uploaded
+      const broken = await syncfile(
+        [
+          "push",
+          join(work, "one.json"),
+          "--app-account",
+          "13",
+          "--against",
+          fixture("invalid/user.email.format.json"),
+        ],
+        env(),
+      );
+      expect(broken.code).toBe(3);
+      expect(broken.stderr).toMatch(
+        /^syncfile: cannot compare: the previous state .*user\.email\.format\.json is not a valid data file \(1 errors\)/,
+      );
       expect(off.code).toBe(0);
       expect(off.stdout).toContain("users taken away: 39 (--max-deletes off)");
     });
