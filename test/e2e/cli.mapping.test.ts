@@ -1,6 +1,6 @@
 // `syncfile profiles`, `syncfile mapping suggest` and --profile / --mapping as a user runs them.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
