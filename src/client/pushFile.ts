@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { replaceFile } from "../bytes/replaceFile.js";
 import { convertFile } from "../convert/convert.js";
-import { type Change, diffFiles } from "../diff/diffFiles.js";
+import { type Change, diffFiles, takesAway } from "../diff/diffFiles.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatOf, type InputFormat, type ValidateOptions } from "../pass/options.js";
 import type { Report } from "../report/Report.js";
@@ -138,10 +138,7 @@ async function compare(previous: string | null, path: string, maxDeletes?: numbe
   }
   const firstDeletes: string[] = [];
   const found = await diffFiles(previous, path, (change) => {
-    const away =
-      change.kind === "user.deactivated" ||
-      (change.kind === "user.removed" && change.user.status === "active");
-    if (away && firstDeletes.length < LISTED_DELETES) firstDeletes.push(change.email);
+    if (takesAway(change) && firstDeletes.length < LISTED_DELETES) firstDeletes.push(change.email);
   });
   if (!found.old.valid) {
     throw new PreviousStateError(

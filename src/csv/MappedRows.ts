@@ -242,15 +242,19 @@ export class MappedHeader {
 function find(names: readonly string[], columns: readonly string[]): number[] {
   const found: number[] = [];
   for (const column of columns) {
-    const prefix = column.endsWith("*") ? column.slice(0, -1).trimStart().toLowerCase() : null;
-    const wanted = looseName(column);
     names.forEach((name, i) => {
-      const match =
-        prefix === null ? looseName(name) === wanted : name.trim().toLowerCase().startsWith(prefix);
-      if (match && !found.includes(i)) found.push(i);
+      if (columnMatches(column, name) && !found.includes(i)) found.push(i);
     });
   }
   return found;
+}
+
+/** Whether a mapping's column name (`*` at its end: a start, in any case) is the header's `name`. */
+export function columnMatches(column: string, name: string): boolean {
+  if (column.endsWith("*")) {
+    return name.trim().toLowerCase().startsWith(column.slice(0, -1).trimStart().toLowerCase());
+  }
+  return looseName(column) === looseName(name);
 }
 
 /**

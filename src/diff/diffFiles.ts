@@ -96,12 +96,7 @@ export async function diffFiles(
   let deletes = 0;
   const tell = (change: Change) => {
     counts[change.kind]++;
-    if (
-      change.kind === "user.deactivated" ||
-      (change.kind === "user.removed" && change.user.status === "active")
-    ) {
-      deletes++;
-    }
+    if (takesAway(change)) deletes++;
     onChange(change);
   };
   const before = new Side(partitions);
@@ -128,6 +123,15 @@ export async function diffFiles(
     before.dispose();
     after.dispose();
   }
+}
+
+/** Whether `change` takes a user away from the account: an active user removed, or deactivated. */
+export function takesAway(
+  change: Change,
+): change is Extract<Change, { email: string; kind: `user.${string}` }> {
+  return (
+    change.kind === "user.deactivated" || (change.kind === "user.removed" && change.user.status === "active")
+  );
 }
 
 /** One file's records: users and license users in partitions on disk, licenses in memory. */

@@ -3,11 +3,10 @@
 // (changeable), the first rows as they will be written, and the mapping document behind them,
 // which the page checks the file with, saves, or replaces with one the user loads.
 
-import { MappedHeader } from "../csv/MappedRows.js";
+import { columnMatches, MappedHeader } from "../csv/MappedRows.js";
 import { Mapping } from "../mapping/Mapping.js";
 import type { Columns, MappingDocument, StatusMeaning } from "../mapping/MappingDocument.js";
 import { plainStatus } from "../mapping/MappingSuggester.js";
-import { looseName } from "../text/suggest.js";
 import type { ExportInspection } from "../validate/inspectExport.js";
 
 /** The fields a column can give, as the selects offer them. */
@@ -194,7 +193,7 @@ function fieldsOfColumns(document: MappingDocument, header: readonly string[]): 
     if (field === "") continue;
     for (const column of columnsOfSpec(document[field])) {
       header.forEach((name, i) => {
-        if (fields[i] === "" && matches(column, name)) fields[i] = field;
+        if (fields[i] === "" && columnMatches(column, name)) fields[i] = field;
       });
     }
   }
@@ -208,13 +207,6 @@ function columnsOfSpec(spec: MappingDocument[Field] | undefined): readonly strin
   if (Array.isArray(spec)) return spec as readonly string[];
   const column = (spec as { column: Columns }).column;
   return typeof column === "string" ? [column] : column;
-}
-
-/** Whether a mapping's column name (`*` at its end: a start) is the header's `name`. */
-function matches(column: string, name: string): boolean {
-  if (column.endsWith("*"))
-    return name.trim().toLowerCase().startsWith(column.slice(0, -1).trimStart().toLowerCase());
-  return looseName(column) === looseName(name);
 }
 
 /** Sets `field` to read `names`, keeping what else its spec says (forms, separators, value tables). */
