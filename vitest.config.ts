@@ -19,6 +19,7 @@ if (postgres !== null) {
 }
 const HTTP_SUITE = [
   "test/e2e/server.test.ts",
+  "test/e2e/server.history.test.ts",
   "test/e2e/server.store.test.ts",
   "test/e2e/server.files.test.ts",
   "test/e2e/server.hardening.test.ts",

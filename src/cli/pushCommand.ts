@@ -6,7 +6,7 @@ import { stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import { Command } from "commander";
-import { ApiError } from "../client/ApiError.js";
+import { ApiError, refusedByGuard } from "../client/ApiError.js";
 import type { UploadedFile } from "../client/createClient.js";
 import type { PushChanges } from "../client/pushFile.js";
 import { countLines } from "../diff/counts.js";
@@ -157,8 +157,9 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     const changes = outcome.changes;
     if (changes && flags.format !== "json") writeOut(process.stdout, describeChanges(changes, flags));
     if (!outcome.synced && outcome.stopped === "dry-run") {
+      // JSON on stdout is one document: the note goes beside it
       if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
-      writeOut(process.stdout, "dry run: nothing was uploaded\n");
+      writeOut(flags.format === "json" ? process.stderr : process.stdout, "dry run: nothing was uploaded\n");
       return EXIT.ok;
     }
     if (!outcome.synced && outcome.stopped === "guard" && changes) {
@@ -196,6 +197,13 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       process.stderr.write(`syncfile: ${error.message}\n`);
       writeOut(process.stdout, renderReport(error.report, file, flags, process.stdout));
       return EXIT.invalid;
+    }
+    if (error instanceof ApiError && refusedByGuard(error.body)) {
+      // the server's own guard (syncfile serve --max-deletes): the file is uploaded, not synced
+      process.stderr.write(
+        `syncfile: refused by the service: ${error.message.replace(/^.*? — /, "")}\nsyncfile: push again with --allow-deletes to go ahead\n`,
+      );
+      return EXIT.guard;
     }
     if (error instanceof ApiError && error.status === 409) {
       process.stderr.write(

@@ -23,6 +23,7 @@ interface ServeFlags {
   sourceCurrency?: string;
   rates?: string;
   maxUploadBytes?: number;
+  maxDeletes: number;
   cors: string[];
 }
 
@@ -55,6 +56,12 @@ export function serveCommand(result: { code: number }): Command {
       wholeNumber("--max-upload-bytes", 1),
     )
     .option(
+      "--max-deletes <n>",
+      "refuse (409) a sync that would take away more users than this, unless sent with the header syncfile-allow-deletes: true (0: no guard, as the service)",
+      wholeNumber("--max-deletes", 0),
+      0,
+    )
+    .option(
       "--cors <origin>",
       "let pages from this origin call the server, e.g. https://admin.example.com (repeatable; * for any)",
       (origin: string, previous: string[]) => [...previous, origin],
@@ -70,6 +77,9 @@ API keys come from SYNCFILE_API_KEYS (comma-separated). Without it, the server c
 on its first start, keeps it in <data>/api-key and prints it that once.
 
 Everything survives a restart. One server runs on a --data folder at a time.
+
+Each sync is compared with the account's state before it: GET /v1.0/appAccounts/ID/syncs
+lists the syncs with what each changed, and .../syncs/SYNC/changes the changes themselves.
 
 Several instances: give each the same --database (or SYNCFILE_DATABASE_URL), the same
 --storage (or SYNCFILE_STORAGE_URL) and the same SYNCFILE_API_KEYS, and put a load balancer
@@ -135,6 +145,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
       ...(rates ? { rates } : {}),
       ...(flags.seed ? { seed: flags.seed } : {}),
       ...(flags.maxUploadBytes ? { maxUploadBytes: flags.maxUploadBytes } : {}),
+      maxDeletes: flags.maxDeletes,
       cors: flags.cors,
       apiKeys: ApiKeys.parseList(process.env.SYNCFILE_API_KEYS),
     });

@@ -59,3 +59,8 @@ function reportOf(body: unknown): Report | null {
   if (typeof report !== "object" || report === null) return null;
   return Array.isArray((report as { findings?: unknown }).findings) ? (report as Report) : null;
 }
+
+/** Whether a 409's body is the guard's refusal (syncfile serve --max-deletes), not a sync running. */
+export function refusedByGuard(body: unknown): boolean {
+  return typeof body === "object" && body !== null && "guard" in body;
+}

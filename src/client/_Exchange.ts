@@ -36,6 +36,7 @@ export interface Call extends CallOptions {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 /** The settings of the exchanges, every default applied. */
@@ -94,6 +95,7 @@ export class Exchange {
       authorization: `Bearer ${this.#s.apiKey}`,
       accept: "application/json",
       "user-agent": USER_AGENT,
+      ...call.headers,
     };
     let body: string | undefined;
     if (call.body !== undefined) {

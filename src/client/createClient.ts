@@ -8,13 +8,17 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { basename, extname } from "node:path";
+import type { Change } from "../diff/Change.js";
 import { type Clock, systemClock } from "../http/Clock.js";
 import {
+  ALLOW_DELETES_HEADER,
   type AppAccountState,
   type AppAccountUsers,
   type FileType,
   OPERATIONS,
   type Operation,
+  type SyncChangesPage,
+  type SyncList,
   type SyncSummary,
   type UploadFileParameters,
 } from "../http/operations.js";
@@ -30,7 +34,7 @@ import {
 } from "./_Exchange.js";
 import { discard } from "./_request.js";
 import { type Destination, saveResponse } from "./_saveResponse.js";
-import { ApiError } from "./ApiError.js";
+import { ApiError, refusedByGuard } from "./ApiError.js";
 import { ConnectionError } from "./ConnectionError.js";
 import { DOCUMENTED_LIMITS, RateLimiter, type RateLimits } from "./RateLimiter.js";
 
@@ -103,6 +107,11 @@ export interface SyncOptions extends CallOptions {
   pollMs?: number;
   /** Told each time the service says another sync is running, before the client waits. */
   onWaiting?: (event: SyncWaiting) => void;
+  /**
+   * Go ahead though the sync takes away more users than the server's guard allows (`syncfile
+   * serve --max-deletes`): sent as the header syncfile-allow-deletes, which other servers ignore.
+   */
+  allowDeletes?: boolean;
 }
 
 /** The client of one service with one key. */
@@ -150,6 +159,14 @@ export interface Client {
    * for the page after it (fast at any depth); `offset` counts from the start.
    */
   appAccountUsers(id: number, options?: CallOptions & UsersPage): Promise<AppAccountUsers>;
+  /** GET /v1.0/appAccounts/{id}/syncs (ours): the account's syncs, newest first, and what each changed. */
+  appAccountSyncs(id: number, options?: CallOptions & { limit?: number; after?: string }): Promise<SyncList>;
+  /** GET /v1.0/appAccounts/{id}/syncs/{syncId}/changes (ours): a page of what a sync changed. */
+  syncChanges(
+    id: number,
+    syncId: number,
+    options?: CallOptions & { limit?: number; after?: string; kind?: Change["kind"] },
+  ): Promise<SyncChangesPage>;
 }
 
 /** Which page of an app account's users: `limit` of them, after a cursor or at an offset. */
@@ -325,8 +342,9 @@ class HttpClient implements Client {
   async sync(idFile: number, idAppAccount: number, options: SyncOptions = {}): Promise<SyncSummary> {
     const operation = options.format === "csv" ? "syncCustomCsv" : "syncCustom";
     return whileSyncRuns(
-      () => this.#syncOnce(operation, idFile, idAppAccount, call(options)),
-      (error): error is ApiError => error instanceof ApiError && error.status === 409,
+      () => this.#syncOnce(operation, idFile, idAppAccount, call(options), options.allowDeletes === true),
+      (error): error is ApiError =>
+        error instanceof ApiError && error.status === 409 && !refusedByGuard(error.body),
       this.#clock,
       {
         waitMs: options.waitMs ?? 10 * 60_000,
@@ -337,10 +355,21 @@ class HttpClient implements Client {
     );
   }
 
-  #syncOnce(operation: Operation, idFile: number, idAppAccount: number, options: CallOptions) {
+  #syncOnce(
+    operation: Operation,
+    idFile: number,
+    idAppAccount: number,
+    options: CallOptions,
+    allowDeletes = false,
+  ) {
     return this.#exchange.json(
       operation,
-      { ...call(options), path: OPERATIONS[operation].path, body: { idFile, idAppAccount } },
+      {
+        ...call(options),
+        path: OPERATIONS[operation].path,
+        body: { idFile, idAppAccount },
+        ...(allowDeletes ? { headers: { [ALLOW_DELETES_HEADER]: "true" } } : {}),
+      },
       (body) => body as SyncSummary,
     );
   }
@@ -379,6 +408,34 @@ class HttpClient implements Client {
         query: { limit: options.limit, offset: options.offset, after: options.after },
       },
       (body) => body as AppAccountUsers,
+    );
+  }
+
+  async appAccountSyncs(id: number, options: CallOptions & { limit?: number; after?: string } = {}) {
+    return this.#exchange.json(
+      "appAccountSyncs",
+      {
+        ...call(options),
+        path: pathOf("appAccountSyncs", id),
+        query: { limit: options.limit, after: options.after },
+      },
+      (body) => body as SyncList,
+    );
+  }
+
+  async syncChanges(
+    id: number,
+    syncId: number,
+    options: CallOptions & { limit?: number; after?: string; kind?: Change["kind"] } = {},
+  ) {
+    return this.#exchange.json(
+      "syncChanges",
+      {
+        ...call(options),
+        path: pathOf("syncChanges", id).replace(":syncId", String(idOf(syncId))),
+        query: { limit: options.limit, after: options.after, kind: options.kind },
+      },
+      (body) => body as SyncChangesPage,
     );
   }
 
@@ -422,10 +479,17 @@ function call(options: CallOptions): CallOptions {
   return options.signal ? { signal: options.signal } : {};
 }
 
-function pathOf(operation: "downloadFile" | "appAccount" | "appAccountUsers", id: number): string {
+function pathOf(
+  operation: "downloadFile" | "appAccount" | "appAccountUsers" | "appAccountSyncs" | "syncChanges",
+  id: number,
+): string {
+  return OPERATIONS[operation].path.replace(":id", String(idOf(id)));
+}
+
+function idOf(id: number): number {
   if (!Number.isSafeInteger(id) || id < 1)
     throw new TypeError(`an id is a whole number of at least 1, got ${id}`);
-  return OPERATIONS[operation].path.replace(":id", String(id));
+  return id;
 }
 
 function readWithProgress(path: string, size: number, onProgress?: (sent: number, total: number) => void) {

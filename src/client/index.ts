@@ -1,6 +1,7 @@
 // syncfile/client: the typed client of the interface, and push / download / reports as calls.
 // Re-exports only.
 
+export type { Change, ChangeCounts, FieldChange } from "../diff/Change.js";
 export { type Clock, systemClock } from "../http/Clock.js";
 export type {
   AppAccountState,
@@ -10,13 +11,18 @@ export type {
   ExecutionList,
   ExecutionState,
   FileType,
+  SyncChanges,
+  SyncChangesPage,
+  SyncList,
+  SyncRecord,
+  SyncState,
   SyncSummary,
   UploadFileParameters,
 } from "../http/operations.js";
 export type { Executions } from "../http/tolerant.js";
 export { STATE_FILE, StateFileError } from "./_reportState.js";
 export type { Destination } from "./_saveResponse.js";
-export { ApiError } from "./ApiError.js";
+export { ApiError, refusedByGuard } from "./ApiError.js";
 export { ConnectionError } from "./ConnectionError.js";
 export {
   type CollectedReport,

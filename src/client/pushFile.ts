@@ -188,6 +188,7 @@ async function upload(
     ...(waitMs !== undefined ? { waitMs } : {}),
     ...(pollMs !== undefined ? { pollMs } : {}),
     ...(onWaiting ? { onWaiting } : {}),
+    ...(options.allowDeletes ? { allowDeletes: true } : {}),
   });
   return { synced: true, report, file, summary };
 }

@@ -1,10 +1,10 @@
-// A diff's counts in words: a module with no imports, so that push can say them without
+// A diff's counts in words: a module with no imports but types, so that push can say them without
 // loading the formats.
 
-import type { DiffResult } from "./diffFiles.js";
+import type { ChangeCounts } from "./Change.js";
 
 /** The counts of a diff, a line each for users, licenses and license users. */
-export function countLines(counts: DiffResult["counts"]): string[] {
+export function countLines(counts: ChangeCounts): string[] {
   const c = counts;
   return [
     `users: ${c["user.added"]} added, ${c["user.removed"]} removed, ${c["user.deactivated"]} deactivated, ${c["user.reactivated"]} reactivated, ${c["user.changed"]} changed`,
@@ -14,6 +14,6 @@ export function countLines(counts: DiffResult["counts"]): string[] {
 }
 
 /** How many changes in all. */
-export function totalOf(counts: DiffResult["counts"]): number {
+export function totalOf(counts: ChangeCounts): number {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }

@@ -15,42 +15,9 @@ import type { Report } from "../report/Report.js";
 import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
 import { readLines } from "../spill/readLines.js";
 import { openSpill, type SpillFile } from "../spill/spill.js";
+import { type Change, type ChangeCounts, noChanges, takesAway } from "./Change.js";
 
-/** A field of a user or license that changed. */
-export interface FieldChange {
-  field: string;
-  from: unknown;
-  to: unknown;
-}
-
-/** One change a sync of NEW would make to an account holding OLD. */
-export type Change =
-  | { kind: "user.added"; email: string; user: NormalizedUser }
-  | { kind: "user.removed"; email: string; user: NormalizedUser }
-  | { kind: "user.deactivated"; email: string }
-  | { kind: "user.reactivated"; email: string }
-  | { kind: "user.changed"; email: string; fields: FieldChange[] }
-  | { kind: "license.added"; license: string; value: NormalizedLicense }
-  | { kind: "license.removed"; license: string; value: NormalizedLicense }
-  | { kind: "license.changed"; license: string; fields: FieldChange[] }
-  | { kind: "assignment.granted"; license: string; email: string }
-  | { kind: "assignment.revoked"; license: string; email: string }
-  | { kind: "assignment.changed"; license: string; email: string; from: string; to: string };
-
-/** Every kind of change, in the order they are told. */
-export const CHANGE_KINDS = [
-  "user.added",
-  "user.removed",
-  "user.deactivated",
-  "user.reactivated",
-  "user.changed",
-  "license.added",
-  "license.removed",
-  "license.changed",
-  "assignment.granted",
-  "assignment.revoked",
-  "assignment.changed",
-] as const satisfies readonly Change["kind"][];
+export { CHANGE_KINDS, type Change, type FieldChange, takesAway } from "./Change.js";
 
 /** Options of a diff: how each file is read, and what is left out. */
 export interface DiffOptions {
@@ -68,7 +35,7 @@ export interface DiffOptions {
 export interface DiffResult {
   old: Report;
   new: Report;
-  counts: Record<Change["kind"], number>;
+  counts: ChangeCounts;
   /** OLD's active users. */
   oldActiveUsers: number;
   /** Users a sync of NEW takes away: active in OLD, and removed or deactivated. */
@@ -92,7 +59,7 @@ export async function diffFiles(
     1,
     Math.min(4096, Math.ceil(size / (options.partitionBytes ?? PARTITION_BYTES))),
   );
-  const counts = Object.fromEntries(CHANGE_KINDS.map((k) => [k, 0])) as DiffResult["counts"];
+  const counts = noChanges();
   let deletes = 0;
   const tell = (change: Change) => {
     counts[change.kind]++;
@@ -123,15 +90,6 @@ export async function diffFiles(
     before.dispose();
     after.dispose();
   }
-}
-
-/** Whether `change` takes a user away from the account: an active user removed, or deactivated. */
-export function takesAway(
-  change: Change,
-): change is Extract<Change, { email: string; kind: `user.${string}` }> {
-  return (
-    change.kind === "user.deactivated" || (change.kind === "user.removed" && change.user.status === "active")
-  );
 }
 
 /** One file's records: users and license users in partitions on disk, licenses in memory. */

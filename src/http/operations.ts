@@ -2,6 +2,8 @@
 // path and rate limit (per API key, per minute), the file types, and the shapes both agree
 // on. docs/serve.md lists them (Endpoints), and docs/decisions.md says where they are guesses.
 
+import type { Change, ChangeCounts } from "../diff/Change.js";
+
 /** The operations of the interface, by name. */
 export const OPERATIONS = {
   fileUploadUrl: { method: "GET", path: "/v1.0/files/url", perMinute: 200 },
@@ -12,7 +14,26 @@ export const OPERATIONS = {
   listExecutions: { method: "GET", path: "/v1.0/accessReviews/campaigns", perMinute: 600 },
   appAccount: { method: "GET", path: "/v1.0/appAccounts/:id", perMinute: 600 },
   appAccountUsers: { method: "GET", path: "/v1.0/appAccounts/:id/users", perMinute: 600 },
+  appAccountSyncs: { method: "GET", path: "/v1.0/appAccounts/:id/syncs", perMinute: 600 },
+  syncChanges: { method: "GET", path: "/v1.0/appAccounts/:id/syncs/:syncId/changes", perMinute: 600 },
 } as const;
+
+/**
+ * The operations that are this server's own, not the service's (the service's interface
+ * document has no read of what a sync made): the OpenAPI document marks them x-syncfile-extension.
+ */
+export const EXTENSIONS: ReadonlySet<Operation> = new Set([
+  "appAccount",
+  "appAccountUsers",
+  "appAccountSyncs",
+  "syncChanges",
+]);
+
+/**
+ * A header of ours: a sync sent with it goes ahead though it takes away more users than the
+ * server's --max-deletes. Any other server ignores a header it does not know.
+ */
+export const ALLOW_DELETES_HEADER = "syncfile-allow-deletes";
 
 /** The name of an operation. */
 export type Operation = keyof typeof OPERATIONS;
@@ -74,6 +95,66 @@ export interface SyncSummary {
   warnings: number;
   displayCurrency: string;
   durationMs: number;
+  /** What it changed against the account's state before it (ours). */
+  changes?: SyncChanges;
+}
+
+/** What a sync changed against the account's state before it (ours). */
+export interface SyncChanges {
+  /** The sync that made that state; null for the account's first sync (all it holds is added). */
+  previousSync: number | null;
+  /** How many changes of each kind, as `syncfile diff` counts them. */
+  counts: ChangeCounts;
+  /** Users taken away: active before, and removed or deactivated. */
+  deletes: number;
+}
+
+/** The compared syncs of an account whose changes the server keeps; older ones keep their counts only. */
+export const KEPT_CHANGES = 20;
+
+/** How a sync ended: applied (the account's state, or one before it), or why not. */
+export type SyncState = "running" | "applied" | "invalid" | "refused" | "rejected" | "failed" | "abandoned";
+
+/** One sync of GET /v1.0/appAccounts/{id}/syncs. */
+export interface SyncRecord {
+  idSync: number;
+  idFile: number;
+  format: "json" | "csv";
+  state: SyncState;
+  /** Whether it made the account's state now. */
+  current: boolean;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Users and active users of its file, once applied. */
+  users: number | null;
+  activeUsers: number | null;
+  /** What it changed, or (refused) would have; null when it was never compared (invalid, rejected…). */
+  changes: SyncChanges | null;
+  /** Whether its changes are still kept (the last 20 compared syncs of an account keep them). */
+  changesKept: boolean;
+}
+
+/** GET /v1.0/appAccounts/{id}/syncs?limit&after: the account's syncs, newest first. */
+export interface SyncList {
+  idAppAccount: number;
+  limit: number;
+  /** The cursor this page was asked for with, when it was. */
+  after?: string;
+  /** Where the next page starts, to pass as `after`; null on the last page. */
+  next: string | null;
+  syncs: SyncRecord[];
+}
+
+/** GET /v1.0/appAccounts/{id}/syncs/{syncId}/changes?limit&after&kind: a page of its changes. */
+export interface SyncChangesPage {
+  idAppAccount: number;
+  idSync: number;
+  previousSync: number | null;
+  counts: ChangeCounts;
+  limit: number;
+  after?: string;
+  next: string | null;
+  changes: Change[];
 }
 
 /** The 200 body of GET /v1.0/files/url (the client also reads the flat form). */

@@ -2,10 +2,12 @@
 // its sync-ready records handed to the syncs repository, which keeps them until the file is
 // known valid; a valid file's records are loaded under the new sync and applied at once. The
 // run says how it went as an outcome (done, invalid with its report, busy, or why the file
-// cannot be synced); the route turns that into a status.
+// cannot be synced); the route turns that into a status. Before it applies, a sync is compared
+// with the account's state (the history keeps what it changed), and the guard refuses one that
+// would take away more users than the server's maxDeletes, unless the caller allows it.
 
 import { normalize } from "../convert/convert.js";
-import type { SyncSummary } from "../http/operations.js";
+import type { SyncChanges, SyncSummary } from "../http/operations.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { RateTable } from "../model/money.js";
 import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
@@ -26,6 +28,7 @@ export type SyncOutcome =
   | { outcome: "done"; summary: SyncSummary }
   | { outcome: "invalid"; report: Report }
   | { outcome: "busy"; syncId: number; startedAt: Date }
+  | { outcome: "refused"; syncId: number; maxDeletes: number; changes: SyncChanges; takenAway: string[] }
   | { outcome: "noFile" }
   | { outcome: "notData"; type: string }
   | { outcome: "noBytes"; path: string };
@@ -36,16 +39,30 @@ export class SyncRunner {
   readonly #syncs: SyncsRepository;
   readonly #blobs: ObjectStore;
   readonly #currency: CurrencyOptions;
+  readonly #maxDeletes: number;
 
-  constructor(files: FilesRepository, syncs: SyncsRepository, blobs: ObjectStore, currency: CurrencyOptions) {
+  /** `maxDeletes`: the most users a sync may take away unless allowed to; 0, any number. */
+  constructor(
+    files: FilesRepository,
+    syncs: SyncsRepository,
+    blobs: ObjectStore,
+    currency: CurrencyOptions,
+    maxDeletes = 0,
+  ) {
     this.#files = files;
     this.#syncs = syncs;
     this.#blobs = blobs;
     this.#currency = currency;
+    this.#maxDeletes = maxDeletes;
   }
 
-  /** Syncs file `fileId` into app account `appAccount`. */
-  async run(fileId: number, appAccount: number, format: "json" | "csv"): Promise<SyncOutcome> {
+  /** Syncs file `fileId` into app account `appAccount`; `allowDeletes` passes the guard. */
+  async run(
+    fileId: number,
+    appAccount: number,
+    format: "json" | "csv",
+    allowDeletes = false,
+  ): Promise<SyncOutcome> {
     const started = performance.now();
     const file = await this.#files.file(fileId);
     if (!file) return { outcome: "noFile" };
@@ -75,6 +92,12 @@ export class SyncRunner {
         return { outcome: "invalid", report };
       }
       await this.#syncs.load(collector.rows);
+      const { takenAway, ...changes } = await this.#syncs.compare(syncId, appAccount);
+      const maxDeletes = this.#maxDeletes;
+      if (maxDeletes > 0 && changes.deletes > maxDeletes && !allowDeletes) {
+        await this.#syncs.end(syncId, "refused");
+        return { outcome: "refused", syncId, maxDeletes, changes, takenAway };
+      }
       const summary: SyncSummary = {
         idSync: syncId,
         idFile: fileId,
@@ -87,6 +110,7 @@ export class SyncRunner {
         warnings: report.counts.warning,
         displayCurrency,
         durationMs: Math.round(performance.now() - started),
+        changes,
       };
       await this.#syncs.apply(syncId, appAccount, summary);
       return { outcome: "done", summary };

@@ -32,6 +32,10 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
   const currency = { displayCurrency, sourceCurrency, ...(options.rates ? { rates: options.rates } : {}) };
   const maxUploadBytes = options.maxUploadBytes ?? 5 * 1024 ** 3;
   const cors = corsOrigins(options.cors ?? []);
+  const maxDeletes = options.maxDeletes ?? 0;
+  if (!Number.isSafeInteger(maxDeletes) || maxDeletes < 0) {
+    throw new RangeError(`maxDeletes must be a whole number of at least 0, got ${maxDeletes}`);
+  }
 
   const { files, syncs, appAccounts, accessReviews, rateLimits, blobs, close } = await openBackend(
     options,
@@ -39,7 +43,7 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     clock,
   );
   const reviews = new AccessReviews(accessReviews, blobs, options.reportDelayMs ?? 5000, clock);
-  const runner = new SyncRunner(files, syncs, blobs, currency);
+  const runner = new SyncRunner(files, syncs, blobs, currency, maxDeletes);
   const context = { files, appAccounts, rateLimits, blobs, reviews, clock, displayCurrency, maxUploadBytes };
   let app: FastifyInstance | null = null;
   try {

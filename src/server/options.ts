@@ -46,6 +46,12 @@ export interface ServerOptions {
    * which may take as long as it keeps coming). Default 2 minutes.
    */
   bodyTimeoutMs?: number;
+  /**
+   * The guard: a sync that would take away (remove, or deactivate) more users than this is
+   * refused with a 409 and applies nothing, unless sent with the syncfile-allow-deletes header.
+   * Default 0: no guard, as the service has none.
+   */
+  maxDeletes?: number;
   /** Origins whose pages may call this server (CORS), e.g. `https://admin.example.com`. Default none. */
   cors?: readonly string[];
 }

@@ -218,6 +218,63 @@ describe("syncfile push", () => {
       expect(again.stdout).toContain("users: 0 added, 0 removed, 0 deactivated, 0 reactivated, 0 changed");
     });
 
+    it("prints the changes in JSON with --format json: the local comparison's, and the service's", async () => {
+      const json = async (args: string[]) => {
+        const r = await syncfile([...args, "--app-account", "14", "--format", "json"], env());
+        expect(r.code).toBe(0);
+        return JSON.parse(r.stdout);
+      };
+      const first = await json(["push", write("three.json", people(3))]);
+      expect(first.changes).toMatchObject({ compared: false, deletes: 0 });
+      expect(first.sync.changes).toMatchObject({ previousSync: null, counts: { "user.added": 3 } });
+      const dry = await json(["push", write("one-off.json", people(3, [1])), "--dry-run"]);
+      expect(dry).toEqual({
+        changes: expect.objectContaining({
+          compared: true,
+          counts: expect.objectContaining({ "user.deactivated": 1, "user.added": 0 }),
+          deletes: 1,
+          firstDeletes: ["user1@example.com"],
+        }),
+      });
+      const pushed = await json(["push", join(work, "one-off.json")]);
+      expect(pushed.changes).toMatchObject({ compared: true, deletes: 1 });
+      // the service's own record of the sync says the same
+      expect(pushed.sync.changes).toEqual({
+        previousSync: first.sync.idSync,
+        counts: pushed.changes.counts,
+        deletes: 1,
+      });
+    });
+
+    it("says so when the service's own guard (serve --max-deletes) refuses, exit 5; --allow-deletes goes ahead", async () => {
+      const guarded = await startServer({ maxDeletes: 2 });
+      try {
+        const to = { SYNCFILE_BASE_URL: guarded.url, SYNCFILE_STATE_DIR: join(work, "guarded-state") };
+        const push = (file: string, ...more: string[]) =>
+          syncfile(["push", file, "--app-account", "3", "--wait", "10m", ...more], to);
+        expect((await push(write("eight.json", people(8)))).code).toBe(0);
+        // within this machine's guard (10), past the service's (2); refused at once, not waited on
+        const five = write("five.json", people(5));
+        const refused = await push(five);
+        expect(refused.code).toBe(5);
+        expect(refused.stderr).toMatch(
+          /^syncfile: refused by the service: the sync would take away 3 users \(removed, or deactivated\) .* more than this server's --max-deletes 2; nothing was applied\. First: user5@example\.com, user6@example\.com, user7@example\.com\. .*\nsyncfile: push again with --allow-deletes to go ahead\n$/,
+        );
+        expect((await call(guarded.url, "GET", "/v1.0/appAccounts/3")).body.users).toEqual({
+          active: 8,
+          deleted: 0,
+        });
+        const allowed = await push(five, "--allow-deletes");
+        expect(allowed.code).toBe(0);
+        expect((await call(guarded.url, "GET", "/v1.0/appAccounts/3")).body.users).toEqual({
+          active: 5,
+          deleted: 0,
+        });
+      } finally {
+        await guarded.close();
+      }
+    });
+
     it("compares with --against FILE instead, and --max-deletes 0 turns the guard off", async () => {
       const r = await syncfile(
         [

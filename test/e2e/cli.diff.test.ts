@@ -9,6 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Change, diffFiles } from "../../src/diff/diffFiles.js";
+import { CHANGES, NEW, OLD } from "../support/changes.js";
 import { runCli } from "../support/cli.js";
 import { serialize } from "../support/jsonAst.js";
 import { fixture } from "../support/paths.js";
@@ -23,47 +24,6 @@ const file = (name: string, document: unknown): string => {
   return path;
 };
 
-const OLD = {
-  users: [
-    {
-      email: "ada@example.com",
-      firstName: "Ada",
-      lastName: "Lovelace",
-      status: "active",
-      lastUsedDate: "2024-07-01",
-    },
-    { email: "bob@example.com", status: "active" },
-    { email: "eve@example.com", status: "active" },
-    { email: "Zoe@Example.com", status: "deleted" },
-  ],
-  licenses: [
-    { name: "Pro", pricePerUser: 1000, users: [{ email: "ada@example.com" }, { email: "bob@example.com" }] },
-    { name: "Legacy", users: [] },
-  ],
-};
-const NEW = {
-  users: [
-    {
-      email: "ada@example.com",
-      firstName: "Ada",
-      lastName: "King",
-      status: "active",
-      lastUsedDate: "2024-07-05",
-    },
-    { email: "eve@example.com", status: "deleted" },
-    { email: "zoe@example.com", status: "active" },
-    { email: "dan@example.com", status: "active" },
-  ],
-  licenses: [
-    {
-      name: "Pro",
-      pricePerUser: 1200,
-      users: [{ email: "ada@example.com", licenseStatus: "inactive" }, { email: "dan@example.com" }],
-    },
-    { name: "Viewer", unassignedAmount: 3, users: [] },
-  ],
-};
-
 describe("syncfile diff", () => {
   it("tells each kind of change in JSON, one a line, and exits 1", async () => {
     const r = await runCli(["diff", file("old.json", OLD), file("new.json", NEW), "--format", "json"]);
@@ -72,37 +32,7 @@ describe("syncfile diff", () => {
       .trimEnd()
       .split("\n")
       .map((line) => JSON.parse(line) as Change);
-    expect(changes).toEqual([
-      {
-        kind: "user.changed",
-        email: "ada@example.com",
-        fields: [
-          { field: "lastName", from: "Lovelace", to: "King" },
-          { field: "lastUsedDate", from: "2024-07-01", to: "2024-07-05" },
-        ],
-      },
-      {
-        kind: "user.removed",
-        email: "bob@example.com",
-        user: { email: "bob@example.com", status: "active" },
-      },
-      { kind: "user.added", email: "dan@example.com", user: { email: "dan@example.com", status: "active" } },
-      { kind: "user.deactivated", email: "eve@example.com" },
-      // Zoe@Example.com → zoe@example.com: the same user (reactivated), no change of email
-      { kind: "user.reactivated", email: "zoe@example.com" },
-      { kind: "license.removed", license: "Legacy", value: { name: "Legacy" } },
-      { kind: "license.changed", license: "Pro", fields: [{ field: "pricePerUser", from: 1000, to: 1200 }] },
-      { kind: "license.added", license: "Viewer", value: { name: "Viewer", unassignedAmount: 3 } },
-      {
-        kind: "assignment.changed",
-        license: "Pro",
-        email: "ada@example.com",
-        from: "active",
-        to: "inactive",
-      },
-      { kind: "assignment.revoked", license: "Pro", email: "bob@example.com" },
-      { kind: "assignment.granted", license: "Pro", email: "dan@example.com" },
-    ]);
+    expect(changes).toEqual(CHANGES);
   });
 
   it("prints the counts and the first changes of each kind in text; --ignore-dates leaves date moves out", async () => {

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/http/operations.js";
+import { EXTENSIONS, OPERATIONS } from "../../src/http/operations.js";
 import { addFormats } from "../../src/schema/addFormats.js";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { startCli } from "../support/cli.js";
@@ -101,6 +101,13 @@ describe("what the operations answer", () => {
     await asked("listExecutions", "GET", "/v1.0/accessReviews/campaigns");
     await asked("appAccount", "GET", "/v1.0/appAccounts/5");
     await asked("appAccountUsers", "GET", "/v1.0/appAccounts/5/users?limit=1");
+    const fewer = await upload(base, "fewer.json", '{"users": [{"email": "Adam.Test@example.com"}]}');
+    const second = await call(base, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile: fewer, idAppAccount: 5 },
+    });
+    await asked("appAccountSyncs", "GET", "/v1.0/appAccounts/5/syncs");
+    await asked("syncChanges", "GET", `/v1.0/appAccounts/5/syncs/${second.body.idSync}/changes`);
+    expect((answers.syncChanges as { changes: unknown[] }).changes.length).toBeGreaterThan(3);
     for (const [operation, body] of Object.entries(answers)) {
       const { method, path } = OPERATIONS[operation as keyof typeof OPERATIONS];
       type Responses = Record<string, { content: Record<string, { schema: object }> }>;
@@ -115,6 +122,24 @@ describe("what the operations answer", () => {
         .filter((o) => o !== "downloadFile")
         .sort(),
     );
+  });
+});
+
+describe("syncfile's own operations", () => {
+  it("are marked x-syncfile-extension in the document, and said to be ours; the service's are not", async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
+    for (const [operation, { method, path }] of Object.entries(OPERATIONS)) {
+      const documented = doc.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()] as Record<
+        string,
+        unknown
+      >;
+      const ours = EXTENSIONS.has(operation as keyof typeof OPERATIONS);
+      expect(documented["x-syncfile-extension"] === true, operation).toBe(ours);
+      expect(
+        String(documented.description).startsWith("syncfile's own: not in the service's interface document."),
+        operation,
+      ).toBe(ours);
+    }
   });
 });
 

@@ -10,6 +10,25 @@ ALTER TABLE files ADD COLUMN IF NOT EXISTS object_pin text;
 CREATE INDEX IF NOT EXISTS files_path ON files (path);
 `;
 
+/**
+ * What each sync changed against the account's state before it (changes.ts): the sync it was
+ * compared with, the counts and users taken away, and the changes themselves (the last
+ * KEPT_CHANGES syncs of each account keep theirs), in the order `syncfile diff` tells them.
+ */
+export const SYNC_HISTORY = `
+ALTER TABLE syncs ADD COLUMN IF NOT EXISTS previous_sync bigint;
+ALTER TABLE syncs ADD COLUMN IF NOT EXISTS changes json;
+ALTER TABLE syncs ADD COLUMN IF NOT EXISTS changes_kept boolean NOT NULL DEFAULT false;
+CREATE INDEX IF NOT EXISTS syncs_app_account ON syncs (app_account, id);
+CREATE TABLE IF NOT EXISTS sync_changes (
+  sync_id bigint NOT NULL,
+  seq int NOT NULL,
+  kind text NOT NULL,
+  change json NOT NULL,
+  PRIMARY KEY (sync_id, seq)
+);
+`;
+
 /** Creates what is missing; safe to run at every start. */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS files (
@@ -92,4 +111,5 @@ CREATE TABLE IF NOT EXISTS executions (
   report_file_id bigint,
   report_claimed_at timestamptz
 );
-${FILES_PIN}`;
+${FILES_PIN}
+${SYNC_HISTORY}`;

@@ -1,8 +1,29 @@
 // The SQL of what the syncs made of each app account: its state and its users, page by page.
 
-import type { AppAccountState } from "../../http/operations.js";
+import type { Change } from "../../diff/Change.js";
+import type { AppAccountState, SyncChanges, SyncRecord, SyncState } from "../../http/operations.js";
 import type { Sql } from "./Database.js";
-import type { AppAccountsRepository, PageStart, UsersPage } from "./types.js";
+import type { AppAccountsRepository, PagedChange, PageStart, UsersPage } from "./types.js";
+
+/** A row of `syncs` as the history reads it. */
+interface SyncRow {
+  id: number;
+  file_id: number;
+  format: "json" | "csv";
+  state: SyncState;
+  current: boolean;
+  started_at: Date;
+  finished_at: Date | null;
+  users: number | null;
+  active: number | null;
+  changes: SyncChanges | null;
+  changes_kept: boolean;
+}
+
+const SYNC_COLUMNS = `s.id, s.file_id, s.format, s.state, coalesce(a.current_sync = s.id, false) AS current,
+  s.started_at, s.finished_at, (s.summary->>'users')::int AS users, (s.summary->>'activeUsers')::int AS active,
+  s.changes, s.changes_kept
+  FROM syncs s LEFT JOIN app_accounts a ON a.id = s.app_account`;
 
 /** The synced app accounts, in a PostgreSQL database. */
 export class SqlAppAccountsRepository implements AppAccountsRepository {
@@ -112,6 +133,36 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
     };
   }
 
+  async syncs(id: number, limit: number, before: number | null): Promise<SyncRecord[]> {
+    const { rows } = await this.#db.query<SyncRow>(
+      `SELECT ${SYNC_COLUMNS} WHERE s.app_account = $1 AND s.id < $2 ORDER BY s.id DESC LIMIT $3`,
+      [id, before ?? Number.MAX_SAFE_INTEGER, limit],
+    );
+    return rows.map(syncRecord);
+  }
+
+  async sync(id: number, syncId: number): Promise<SyncRecord | null> {
+    const { rows } = await this.#db.query<SyncRow>(
+      `SELECT ${SYNC_COLUMNS} WHERE s.app_account = $1 AND s.id = $2`,
+      [id, syncId],
+    );
+    return rows[0] ? syncRecord(rows[0]) : null;
+  }
+
+  async changes(
+    syncId: number,
+    limit: number,
+    after: number,
+    kind: Change["kind"] | null,
+  ): Promise<PagedChange[]> {
+    const { rows } = await this.#db.query<PagedChange>(
+      `SELECT seq, change FROM sync_changes WHERE sync_id = $1 AND seq > $2 AND ($3::text IS NULL OR kind = $3)
+       ORDER BY seq LIMIT $4`,
+      [syncId, after, kind, limit],
+    );
+    return rows;
+  }
+
   /** Counts a sync's active users (the summary of a sync says how many; this is for one that does not). */
   async #activeUsers(syncId: number): Promise<number> {
     const { rows } = await this.#db.query<{ n: number }>(
@@ -120,4 +171,20 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
     );
     return rows[0]?.n ?? 0;
   }
+}
+
+function syncRecord(row: SyncRow): SyncRecord {
+  return {
+    idSync: Number(row.id),
+    idFile: Number(row.file_id),
+    format: row.format,
+    state: row.state,
+    current: row.current,
+    startedAt: row.started_at.toISOString(),
+    finishedAt: row.finished_at?.toISOString() ?? null,
+    users: row.users,
+    activeUsers: row.active,
+    changes: row.changes,
+    changesKept: row.changes_kept,
+  };
 }

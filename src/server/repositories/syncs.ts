@@ -14,8 +14,9 @@ import {
   ACCOUNT_USERS,
   type Cell,
 } from "./_accountTables.js";
+import { recordChanges } from "./_changes.js";
 import { processAlive, type Queryable, type Sql } from "./Database.js";
-import type { SyncEnd, SyncRows, SyncsRepository } from "./types.js";
+import type { ComparedSync, SyncEnd, SyncRows, SyncsRepository } from "./types.js";
 
 const BATCH = 2000;
 // a sync's rows are deleted at once up to this many, and past it a table's pages this many at a time
@@ -80,6 +81,14 @@ export class SqlSyncsRepository implements SyncsRepository {
     );
   }
 
+  async compare(syncId: number, appAccount: number): Promise<ComparedSync> {
+    const { rows } = await this.db.query<{ current_sync: number | null }>(
+      "SELECT current_sync FROM app_accounts WHERE id = $1",
+      [appAccount],
+    );
+    return recordChanges(this.db, appAccount, rows[0]?.current_sync ?? null, syncId);
+  }
+
   async apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void> {
     const previous = await this.applying(syncId, async (tx) => {
       const { rows: before } = await tx.query<{ current_sync: number | null }>(
@@ -105,6 +114,13 @@ export class SqlSyncsRepository implements SyncsRepository {
   async end(syncId: number, state: SyncEnd): Promise<void> {
     await this.finish(this.db, syncId, state, null);
     await this.deleteRows(syncId);
+    // a refused sync keeps what it would have changed: the history shows whom it would take away
+    if (state !== "refused") await this.#forgetChanges(syncId);
+  }
+
+  async #forgetChanges(syncId: number): Promise<void> {
+    await this.db.query("DELETE FROM sync_changes WHERE sync_id = $1", [syncId]);
+    await this.db.query("UPDATE syncs SET changes = NULL, changes_kept = false WHERE id = $1", [syncId]);
   }
 
   async release(syncId: number): Promise<void> {
@@ -123,11 +139,12 @@ export class SqlSyncsRepository implements SyncsRepository {
 
   /** Marks a sync whose server died as abandoned, drops its rows and its lock. */
   protected async abandon(syncId: number): Promise<void> {
-    await this.db.query(
+    const { rowCount } = await this.db.query(
       "UPDATE syncs SET state = 'abandoned', finished_at = now() WHERE id = $1 AND state = 'running'",
       [syncId],
     );
     await this.deleteRows(syncId);
+    if (rowCount === 1) await this.#forgetChanges(syncId);
     await this.db.query("DELETE FROM sync_lock WHERE sync_id = $1", [syncId]);
   }
 

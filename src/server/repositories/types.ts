@@ -3,7 +3,15 @@
 // embedded.ts) implements them all; another database is another implementation of the same
 // interfaces, and nothing above this folder knows which one it runs on.
 
-import type { AppAccountState, AppAccountUser, ExecutionState, SyncSummary } from "../../http/operations.js";
+import type { Change } from "../../diff/Change.js";
+import type {
+  AppAccountState,
+  AppAccountUser,
+  ExecutionState,
+  SyncChanges,
+  SyncRecord,
+  SyncSummary,
+} from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
 import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
 import type { Seed, SeedApplication } from "../seed.js";
@@ -57,8 +65,11 @@ export interface SyncRows {
   dispose(): void;
 }
 
-/** How a sync ended, when it did not make the account's new state. */
-export type SyncEnd = "invalid" | "rejected" | "failed";
+/** How a sync ended, when it did not make the account's new state (refused: by the guard; its changes are kept). */
+export type SyncEnd = "invalid" | "rejected" | "failed" | "refused";
+
+/** What a sync changes, and the first users it takes away (to name in a refusal). */
+export type ComparedSync = SyncChanges & { takenAway: string[] };
 
 /** The syncs, their one-at-a-time lock, and the account tables they fill. */
 export interface SyncsRepository {
@@ -76,6 +87,11 @@ export interface SyncsRepository {
   rows(syncId: number, currency: string): SyncRows;
   /** Loads the rows of `rows`' sync, not yet visible. */
   load(rows: SyncRows): Promise<void>;
+  /**
+   * Finds and keeps what sync `syncId` (loaded, not applied) changes in `appAccount`'s state
+   * (the history's changes); the account's state cannot change meanwhile (the lock).
+   */
+  compare(syncId: number, appAccount: number): Promise<ComparedSync>;
   /** Makes sync `syncId` the account's state in one transaction, then drops the state before. */
   apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void>;
   /** Marks sync `syncId` as ended without effect, and drops whatever rows it loaded. */
@@ -106,6 +122,18 @@ export interface AppAccountsRepository {
   state(id: number, displayCurrency: string): Promise<AppAccountState | null>;
   /** A page of the account's active users, or null when it has not been synced. */
   users(id: number, limit: number, start: PageStart): Promise<UsersPage | null>;
+  /** The account's syncs, newest first, from before sync `before` when given; none: never synced. */
+  syncs(id: number, limit: number, before: number | null): Promise<SyncRecord[]>;
+  /** Sync `syncId` of the account, or null when the account has no such sync. */
+  sync(id: number, syncId: number): Promise<SyncRecord | null>;
+  /** A page of sync `syncId`'s changes (of kind `kind`, when given), after change number `after`. */
+  changes(syncId: number, limit: number, after: number, kind: Change["kind"] | null): Promise<PagedChange[]>;
+}
+
+/** A change of a sync's history with its number in the sync. */
+export interface PagedChange {
+  seq: number;
+  change: Change;
 }
 
 /** An execution as stored: its final state, which the clock reveals. */

@@ -1,8 +1,17 @@
 // What the OpenAPI document says of each operation beyond its input schemas: a summary, its
 // area, its rate limit, what it answers and the error body every refusal has, with examples.
 
-import { OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
-import { APP_ACCOUNT, APP_ACCOUNT_USERS, EXECUTIONS, REGISTERED, SYNCED, UPLOAD_URL } from "./_responses.js";
+import { EXTENSIONS, OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
+import {
+  APP_ACCOUNT,
+  APP_ACCOUNT_USERS,
+  EXECUTIONS,
+  REGISTERED,
+  SYNC_CHANGES,
+  SYNC_LIST,
+  SYNCED,
+  UPLOAD_URL,
+} from "./_responses.js";
 
 type Schema = Record<string, unknown>;
 
@@ -32,7 +41,12 @@ export const ERROR_BODY: Schema = {
 };
 
 const SYNC_ANSWER =
-  "success: true and the sync's summary; an invalid file is a 400 with its report, a running sync a 409";
+  "success: true and the sync's summary, with what it changed in the account; an invalid file is a 400 with its report, a running sync a 409";
+
+const SYNC_CONFLICT = [
+  409,
+  "another sync is running: try again in a few seconds; or the sync would take away more users than the server's --max-deletes (its body's guard lists them; nothing was applied): send it again with the header syncfile-allow-deletes: true to go ahead",
+] as const;
 
 interface OperationDoc {
   summary: string;
@@ -82,7 +96,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     status: 200,
     body: SYNCED,
     answer: SYNC_ANSWER,
-    errors: [404, 409],
+    errors: [404, SYNC_CONFLICT],
   },
   syncCustomCsv: {
     summary: "Sync a CSV custom integration data file into an app account",
@@ -90,7 +104,7 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     status: 200,
     body: SYNCED,
     answer: SYNC_ANSWER,
-    errors: [404, 409],
+    errors: [404, SYNC_CONFLICT],
   },
   listExecutions: {
     summary: "Access-review campaign executions, by state, with their report archives",
@@ -120,6 +134,27 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
       [409, "the account was synced again since the cursor was given: start again without after"],
     ],
   },
+  appAccountSyncs: {
+    summary: "An app account's syncs, newest first",
+    tag: "app accounts",
+    status: 200,
+    body: SYNC_LIST,
+    answer:
+      "each sync: when, which file, how it ended, and what it changed (counts, and the users it took away); next: the cursor to pass as after for the next page",
+    errors: [404],
+  },
+  syncChanges: {
+    summary: "What a sync changed in an app account, page by page",
+    tag: "app accounts",
+    status: 200,
+    body: SYNC_CHANGES,
+    answer:
+      "the sync's changes against the state before it, in the order and the form of syncfile diff --format json (kind= filters), and next: the cursor to pass as after",
+    errors: [
+      [404, "no such sync of the account, or a sync never compared (an invalid file, a rejected sync)"],
+      [410, "its changes are no longer kept: an account keeps those of its last 20 compared syncs"],
+    ],
+  },
 };
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -142,10 +177,12 @@ export function operationDocs(operation: Operation): Schema {
     const [status, text] = typeof error === "number" ? [error, STATUS_TEXT[error]] : error;
     response[status] = { ...ERROR_BODY, description: text };
   }
+  const extension = EXTENSIONS.has(operation);
   return {
     operationId: operation,
     summary: doc.summary,
-    description: `${doc.summary}. Rate limit: ${perMinute} calls a minute per API key (a sliding window; RateLimit-* headers on every answer).`,
+    ...(extension ? { "x-syncfile-extension": true } : {}),
+    description: `${extension ? "syncfile's own: not in the service's interface document. " : ""}${doc.summary}. Rate limit: ${perMinute} calls a minute per API key (a sliding window; RateLimit-* headers on every answer).`,
     tags: [doc.tag],
     security: [{ apiKey: [] }],
     "x-rate-limit": { perMinute, windowSeconds: RATE_WINDOW_MS / 1000 },

@@ -2,6 +2,8 @@
 // src/http/operations.ts): fastify serialises the answers with them, and the OpenAPI document
 // shows them, so a client generated from it reads what the server sends.
 
+import { CHANGE_KINDS } from "../../diff/Change.js";
+
 type Schema = Record<string, unknown>;
 
 const integer = { type: "integer" };
@@ -31,6 +33,21 @@ export const UPLOAD_URL = object({
 
 export const REGISTERED = object({ id: { ...integer, description: "the file's id" } });
 
+const COUNTS = {
+  ...object(Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, count]))),
+  description: "how many changes of each kind, as syncfile diff counts them",
+};
+
+const CHANGES = object({
+  previousSync: {
+    ...nullable(integer),
+    description:
+      "the sync whose state it was compared with; null for the account's first sync (all it holds is added)",
+  },
+  counts: COUNTS,
+  deletes: { ...count, description: "users taken away: active before, and removed or deactivated" },
+});
+
 const SUMMARY_PROPERTIES: Record<string, Schema> = {
   idSync: integer,
   idFile: integer,
@@ -43,6 +60,7 @@ const SUMMARY_PROPERTIES: Record<string, Schema> = {
   warnings: count,
   displayCurrency: text,
   durationMs: count,
+  changes: { ...CHANGES, description: "what the sync changed in the account (syncfile's own)" },
 };
 
 export const SYNCED = object({
@@ -113,4 +131,61 @@ export const APP_ACCOUNT_USERS = object(
     users: { type: "array", items: USER },
   },
   ["offset", "after"],
+);
+
+export const SYNC_LIST = object(
+  {
+    idAppAccount: integer,
+    limit: integer,
+    after: { ...text, description: "when the page was asked for by cursor" },
+    next: { ...nullable(text), description: "pass it as after for the next page; null on the last page" },
+    syncs: {
+      type: "array",
+      items: object({
+        idSync: integer,
+        idFile: integer,
+        format: { type: "string", enum: ["json", "csv"] },
+        state: {
+          type: "string",
+          enum: ["running", "applied", "invalid", "refused", "rejected", "failed", "abandoned"],
+          description:
+            "applied: it made the account's state (now, when current); invalid: its file was; refused: by the guard (--max-deletes); rejected: another sync was running; failed, abandoned: it broke off, or its server stopped",
+        },
+        current: { type: "boolean", description: "it made the account's state now" },
+        startedAt: dateTime,
+        finishedAt: nullable(dateTime),
+        users: { ...nullable(count), description: "its file's users, once applied" },
+        activeUsers: nullable(count),
+        changes: {
+          ...nullable(CHANGES),
+          description: "what it changed (refused: would have); null: never compared",
+        },
+        changesKept: { type: "boolean", description: "its changes can be listed" },
+      }),
+    },
+  },
+  ["after"],
+);
+
+export const SYNC_CHANGES = object(
+  {
+    idAppAccount: integer,
+    idSync: integer,
+    previousSync: nullable(integer),
+    counts: COUNTS,
+    limit: integer,
+    after: { ...text, description: "when the page was asked for by cursor" },
+    next: { ...nullable(text), description: "pass it as after for the next page; null on the last page" },
+    changes: {
+      type: "array",
+      description: "each as a line of `syncfile diff --format json`; none for an account's first sync",
+      items: {
+        type: "object",
+        required: ["kind"],
+        properties: { kind: { type: "string", enum: [...CHANGE_KINDS] } },
+        additionalProperties: true,
+      },
+    },
+  },
+  ["after"],
 );

@@ -2,6 +2,7 @@
 // the service answers it.
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ALLOW_DELETES_HEADER } from "../../http/operations.js";
 import { badRequest, HttpError } from "../HttpError.js";
 import type { SyncOutcome } from "../SyncRunner.js";
 import { route, type ServerContext } from "./_context.js";
@@ -16,14 +17,16 @@ export async function syncsRoutes(app: FastifyInstance, { syncs }: ServerContext
   const sync = (format: "json" | "csv") => async (request: FastifyRequest) => {
     const body = request.body as { idFile: number | string; idAppAccount: number | string };
     const fileId = Number(body.idFile);
-    return answer(fileId, await syncs.run(fileId, Number(body.idAppAccount), format));
+    const account = Number(body.idAppAccount);
+    const allowDeletes = request.headers[ALLOW_DELETES_HEADER] === "true";
+    return answer(fileId, account, await syncs.run(fileId, account, format, allowDeletes));
   };
   route(app, "syncCustom", { body: SYNC_BODY }, sync("json"));
   route(app, "syncCustomCsv", { body: SYNC_BODY }, sync("csv"));
 }
 
 /** The body of a sync that was done, or the error that says why not. */
-function answer(fileId: number, sync: SyncOutcome) {
+function answer(fileId: number, account: number, sync: SyncOutcome) {
   switch (sync.outcome) {
     case "done": // `success: true`, as the service's reference answers, and our summary beside it
       return { success: true, ...sync.summary };
@@ -40,6 +43,23 @@ function answer(fileId: number, sync: SyncOutcome) {
         409,
         `another sync is running (sync ${sync.syncId}, started ${sync.startedAt.toISOString()}); only one sync runs at a time: try again when it ends`,
       );
+    case "refused": {
+      const { deletes, previousSync } = sync.changes;
+      const named = sync.takenAway.join(", ");
+      throw new HttpError(
+        409,
+        `the sync would take away ${deletes} users (removed, or deactivated) of the account's state made by sync ${previousSync}, more than this server's --max-deletes ${sync.maxDeletes}; nothing was applied. First: ${named}${deletes > sync.takenAway.length ? ", …" : ""}. Check the file (cut short? a filter? the wrong sheet?); the changes are at GET /v1.0/appAccounts/${account}/syncs/${sync.syncId}/changes; to sync it anyway, send it again with the header ${ALLOW_DELETES_HEADER}: true`,
+        {
+          guard: {
+            idSync: sync.syncId,
+            maxDeletes: sync.maxDeletes,
+            deletes,
+            takenAway: sync.takenAway,
+            changes: sync.changes,
+          },
+        },
+      );
+    }
     case "noFile":
       throw new HttpError(404, `file ${fileId} not found: register it with POST /v1.0/files first`);
     case "notData":
