@@ -10,6 +10,16 @@ export type { BytesOut } from "./bytes/TextOut.js";
 export { Conversion } from "./convert/Conversion.js";
 export { convertWorkbook } from "./convert/convertWorkbook.js";
 export type { ConvertOptions } from "./convert/options.js";
+export {
+  CHANGE_KINDS,
+  type Change,
+  type ChangeCounts,
+  defaultMaxDeletes,
+  takesAway,
+} from "./diff/Change.js";
+export type { DiffResult } from "./diff/compare.js";
+export { countLines, describeChange, totalOf } from "./diff/counts.js";
+export { type DiffBlob, diffBlobs } from "./diff/diffBlobs.js";
 export type { InputFormat, ValidateOptions } from "./pass/options.js";
 export { type CatalogEntry, type Code, catalog, isCode } from "./report/catalog.js";
 export { excerptFrom, excerptWindow } from "./report/excerptFrom.js";

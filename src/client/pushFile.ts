@@ -8,12 +8,15 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { replaceFile } from "../bytes/replaceFile.js";
 import { convertFile } from "../convert/convert.js";
-import { type Change, diffFiles, takesAway } from "../diff/diffFiles.js";
+import { type Change, defaultMaxDeletes, takesAway } from "../diff/Change.js";
+import { diffFiles } from "../diff/diffFiles.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatOf, type InputFormat, type ValidateOptions } from "../pass/options.js";
 import type { Report } from "../report/Report.js";
 import { validateFile } from "../validate/validate.js";
 import type { Client, SyncOptions, UploadedFile } from "./createClient.js";
+
+export { defaultMaxDeletes };
 
 /** What `pushFile` needs beyond the client and the file. */
 export interface PushOptions extends Omit<SyncOptions, "format"> {
@@ -157,11 +160,6 @@ async function compare(previous: string | null, path: string, maxDeletes?: numbe
 /** The account's previous state cannot be compared with: it is not a valid data file. */
 export class PreviousStateError extends Error {
   override readonly name = "PreviousStateError";
-}
-
-/** The guard's default: 500, or 10 % of the active users when fewer, never fewer than 10. */
-export function defaultMaxDeletes(activeUsers: number): number {
-  return Math.max(10, Math.min(500, Math.floor(activeUsers / 10)));
 }
 
 /** Uploads the checked file at `path` and syncs it. */

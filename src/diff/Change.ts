@@ -55,3 +55,8 @@ export function takesAway(
     change.kind === "user.deactivated" || (change.kind === "user.removed" && change.user.status === "active")
   );
 }
+
+/** The guard's default: 500, or 10 % of the active users when fewer, never fewer than 10. */
+export function defaultMaxDeletes(activeUsers: number): number {
+  return Math.max(10, Math.min(500, Math.floor(activeUsers / 10)));
+}

@@ -5,10 +5,10 @@
 import { stringify } from "csv-stringify/sync";
 import { escapeFormula } from "../csv/cells.js";
 import { escapeHtml, htmlPage } from "../report/formatHtml.js";
-import { countLines, totalOf } from "./counts.js";
+import { countLines, describeChange, totalOf } from "./counts.js";
 import type { Change, DiffResult } from "./diffFiles.js";
 
-export { countLines, totalOf };
+export { countLines, describeChange, totalOf };
 
 /** The diff as text: what was compared, the counts, then the changes listed of each kind. */
 export function diffText(
@@ -82,36 +82,6 @@ export function diffHtml(
     if (more > 0) out.push(`<p class="note">${escapeHtml(`${more} more not listed (--limit)`)}</p>`);
   }
   return htmlPage(`${title} — syncfile diff`, out.join("\n"));
-}
-
-/** One change in a line. */
-export function describeChange(change: Change): string {
-  const show = (v: unknown) => (v === null || v === undefined ? "none" : JSON.stringify(v));
-  const fields = (list: { field: string; from: unknown; to: unknown }[]) =>
-    list.map((f) => `${f.field} ${show(f.from)} → ${show(f.to)}`).join(", ");
-  switch (change.kind) {
-    case "user.added":
-      return `+ ${change.email} (${change.user.status})`;
-    case "user.removed":
-      return `- ${change.email}`;
-    case "user.deactivated":
-    case "user.reactivated":
-      return change.email;
-    case "user.changed":
-      return `${change.email}: ${fields(change.fields)}`;
-    case "license.added":
-      return `+ ${change.license}`;
-    case "license.removed":
-      return `- ${change.license}`;
-    case "license.changed":
-      return `${change.license}: ${fields(change.fields)}`;
-    case "assignment.granted":
-      return `+ ${change.license}: ${change.email}`;
-    case "assignment.revoked":
-      return `- ${change.license}: ${change.email}`;
-    case "assignment.changed":
-      return `${change.license}: ${change.email} ${change.from} → ${change.to}`;
-  }
 }
 
 /** One CSV line (quoted where needed), its cells escaped as formulas where a spreadsheet would run them. */

@@ -5,6 +5,8 @@
 
 import "./page.css";
 import type { Excerpt, Finding, Report } from "../browser.js";
+import { type Change, type ChangeCounts, defaultMaxDeletes } from "../diff/Change.js";
+import { countLines, describeChange, totalOf } from "../diff/counts.js";
 import type { Execution, SyncSummary } from "../http/operations.js";
 import { isRunningBucket } from "../http/tolerant.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
@@ -14,7 +16,14 @@ import { REPORT_STYLE, reportSection } from "../report/formatHtml.js";
 import { formatBytes } from "../report/formatText.js";
 import { MappingStep } from "./mappingStep.js";
 import type { Job, JobMapping, JobMessage } from "./protocol.js";
-import { downloadFile, listExecutions, pushFile, type Service, ServiceError } from "./service.js";
+import {
+  downloadFile,
+  listExecutions,
+  previousState,
+  pushFile,
+  type Service,
+  ServiceError,
+} from "./service.js";
 
 const KEY_STORAGE = "syncfile.key";
 
@@ -42,6 +51,10 @@ const ui = {
   pushStatus: $("push-status"),
   pushWait: $("push-wait"),
   pushResult: $("push-result"),
+  previous: $<HTMLInputElement>("previous"),
+  pushChanges: $("push-changes"),
+  pushGuard: $("push-guard"),
+  pushAnyway: $<HTMLButtonElement>("push-anyway"),
   reviews: $<HTMLButtonElement>("reviews"),
   reviewsStatus: $("reviews-status"),
   reviewsWait: $("reviews-wait"),
@@ -315,18 +328,29 @@ ui.pushCancel.addEventListener("click", () => {
   ui.push.focus();
 });
 
-ui.pushForm.addEventListener("submit", async (event) => {
+ui.pushForm.addEventListener("submit", (event) => {
   event.preventDefault();
+  void push(false);
+});
+// the admin's deliberate confirmation, after the guard listed whom the push takes away
+ui.pushAnyway.addEventListener("click", () => void push(true));
+
+/** Pushes the chosen file: compares it with the account's previous state first, and guards. */
+async function push(allowDeletes: boolean): Promise<void> {
   const target = service(true);
   if (!target || !chosen?.report?.valid || pushing) return;
   const { file, format, mapping, report } = chosen;
+  const account = Number(ui.account.value);
   const status = (text: string) => {
     ui.pushStatus.textContent = text;
     ui.pushWait.textContent = "";
   };
   pushing = new AbortController();
+  const signal = pushing.signal;
   ui.pushCancel.hidden = false;
+  ui.pushGuard.hidden = true;
   ui.pushResult.replaceChildren();
+  ui.pushChanges.replaceChildren();
   status("");
   try {
     // a File is read when it is sent: one changed since its check can no longer be read
@@ -354,24 +378,130 @@ ui.pushForm.addEventListener("submit", async (event) => {
       name = file.name.replace(/\.(xls[xm]|csv)$/i, ".json");
       sent = "json";
     }
-    const summary = await pushFile(target, { body, name, format: sent }, Number(ui.account.value), {
-      signal: pushing.signal,
+    const guard = await compareBeforePush(target, account, { file: body, format: sent }, status, signal);
+    if (guard === "stop") return;
+    if (guard && !allowDeletes) {
+      status(
+        `Not pushed: this push would remove or deactivate ${guard.deletes} users of app account ${account}, more than the guard allows (${guard.maxDeletes}). The first of them: ${guard.takenAway.join(", ")}. Check the file (an export cut short? a filter, the wrong sheet?), or push anyway.`,
+      );
+      ui.pushGuard.hidden = false;
+      return;
+    }
+    const summary = await pushFile(target, { body, name, format: sent }, account, {
+      signal,
       onStep: status,
       onWait: waiting(ui.pushStatus, ui.pushWait),
+      allowDeletes,
     });
     status(`Synced ${name} into app account ${summary.idAppAccount}.`);
     ui.pushResult.append(summaryTable(summary));
   } catch (error) {
-    status(
-      pushing.signal.aborted ? "Push cancelled." : error instanceof Error ? error.message : String(error),
-    );
-    const report = error instanceof ServiceError ? error.body?.report : undefined;
-    if (isReport(report)) showReport(ui.pushResult, report);
+    status(signal.aborted ? "Push cancelled." : error instanceof Error ? error.message : String(error));
+    const body = error instanceof ServiceError ? error.body : null;
+    if (isReport(body?.report)) showReport(ui.pushResult, body.report);
+    // the service's own guard (syncfile serve --max-deletes) refused: nothing was applied
+    if (body?.guard && !allowDeletes) ui.pushGuard.hidden = false;
   } finally {
     pushing = null;
     ui.pushCancel.hidden = true;
   }
-});
+}
+
+/** The changes listed of each kind, and the users taken away named. */
+const LISTED = 20;
+
+/**
+ * Compares `now` with the account's previous state (the file under Compare with, else the
+ * service's record of its last sync) and shows the changes. Resolves to the guard's refusal
+ * when the push takes away more users than it allows, null when it may go on, and "stop" when
+ * it must not (the comparison failed or was stopped: the status says why).
+ */
+async function compareBeforePush(
+  target: Service,
+  account: number,
+  now: { file: Blob; format: "json" | "csv" },
+  status: (text: string) => void,
+  signal: AbortSignal,
+): Promise<{ deletes: number; maxDeletes: number; takenAway: string[] } | null | "stop"> {
+  const chosenPrevious = ui.previous.files?.[0];
+  let old: { file: Blob; format: InputFormat };
+  let against: string;
+  if (chosenPrevious) {
+    old = { file: chosenPrevious, format: formatOf(chosenPrevious.name) };
+    against = chosenPrevious.name;
+  } else {
+    status("Reading the account's previous state…");
+    const previous = await previousState(target, account, {
+      signal,
+      onWait: waiting(ui.pushStatus, ui.pushWait),
+    });
+    if (!previous.found) {
+      ui.pushChanges.append(paragraph(`Nothing to compare with: ${previous.why}.`, "note"));
+      return null;
+    }
+    old = { file: previous.file, format: previous.format };
+    against = `the account's last sync (sync ${previous.idSync}, file ${previous.idFile})`;
+  }
+  status("Comparing with the account's previous state…");
+  const done = await runJob({ type: "diff", old, now, limit: LISTED }, "Comparing with the previous state");
+  if (done?.type !== "diffed") {
+    status("Not pushed: the comparison with the previous state did not finish.");
+    return "stop";
+  }
+  const { result, listed, takenAway } = done;
+  if (!result.old.valid) {
+    status(
+      `Not pushed: the previous state, ${against}, is not a valid data file (${result.old.counts.error} errors): choose another file under Compare with, or clear it.`,
+    );
+    return "stop";
+  }
+  const maxDeletes = defaultMaxDeletes(result.oldActiveUsers);
+  showChanges(against, result.counts, listed, result.deletes, maxDeletes);
+  return result.deletes > maxDeletes ? { deletes: result.deletes, maxDeletes, takenAway } : null;
+}
+
+/** The changes a push makes: the counts, the users taken away, then the first changes of each kind. */
+function showChanges(
+  against: string,
+  counts: ChangeCounts,
+  listed: [Change["kind"], Change[]][],
+  deletes: number,
+  maxDeletes: number,
+): void {
+  const total = totalOf(counts);
+  const out: HTMLElement[] = [
+    subheading(`Changes against ${against}: ${total === 0 ? "none" : `${total}`}`),
+    ...countLines(counts).map((line) => paragraph(line, "stats")),
+    paragraph(
+      `users taken away: ${deletes} (the guard allows ${maxDeletes})`,
+      deletes > maxDeletes ? "stats refused" : "stats",
+    ),
+  ];
+  for (const [kind, changes] of listed) {
+    const more = counts[kind] - changes.length;
+    out.push(
+      table(
+        `${kind} (${counts[kind]})${more > 0 ? `: the first ${changes.length}` : ""}`,
+        ["change"],
+        changes.map((change) => [text(describeChange(change))]),
+      ),
+    );
+  }
+  ui.pushChanges.replaceChildren(...out);
+}
+
+function subheading(content: string): HTMLElement {
+  const h = document.createElement("h3");
+  h.textContent = content;
+  return h;
+}
+
+function paragraph(content: string, className: string): HTMLElement {
+  const p = document.createElement("p");
+  p.className = className;
+  p.textContent = content;
+  return p;
+}
 
 /** Whether the service's `report` has the shape the report section reads (it is shown only then). */
 function isReport(report: unknown): report is Report {

@@ -2,7 +2,7 @@
 // (a File, which the page hands over without copying it) and runs the library on it: a
 // validation, or a conversion whose bytes come back as a Blob.
 
-import type { Excerpt, InputFormat, Report } from "../browser.js";
+import type { Change, DiffResult, Excerpt, InputFormat, Report } from "../browser.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
 import type { ExportInspection } from "../validate/inspectExport.js";
 
@@ -16,8 +16,18 @@ export interface JobMapping {
   mappingText?: { name: string; text: string };
 }
 
-/** A job for the worker: check `file`, convert it to `to`, or look at an export's columns. */
+/** A file of a comparison: its bytes and how they are read. */
+export interface DiffSideJob {
+  file: Blob;
+  format: InputFormat;
+}
+
+/**
+ * A job for the worker: check `file`, convert it to `to`, look at an export's columns, or
+ * compare a file to push (`now`) with the account's previous state (`old`).
+ */
 export type Job =
+  | { type: "diff"; old: DiffSideJob; now: DiffSideJob; limit: number }
   | ({ type: "validate"; file: File; format: InputFormat } & JobMapping)
   | ({ type: "convert"; file: File; format: InputFormat; to: "json" | "csv" } & JobMapping)
   | { type: "inspect"; file: File; format: "csv" | "xlsx" };
@@ -35,4 +45,12 @@ export type JobMessage =
     }
   | { type: "inspected"; inspection: ExportInspection }
   | { type: "converted"; report: Report; output: Blob | null }
+  | {
+      type: "diffed";
+      result: DiffResult;
+      /** The first changes of each kind, up to the job's limit. */
+      listed: [Change["kind"], Change[]][];
+      /** The first users taken away, up to the job's limit. */
+      takenAway: string[];
+    }
   | { type: "failed"; message: string };

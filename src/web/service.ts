@@ -6,7 +6,7 @@
 // user as a countdown.
 
 import { type Clock, systemClock } from "../http/Clock.js";
-import { OPERATIONS, type SyncSummary } from "../http/operations.js";
+import { ALLOW_DELETES_HEADER, OPERATIONS, type SyncList, type SyncSummary } from "../http/operations.js";
 import { retryAfterMs } from "../http/retryAfter.js";
 import { type Executions, readExecutions, readFileId, readUploadParameters } from "../http/tolerant.js";
 import { whileSyncRuns } from "../http/whileSyncRuns.js";
@@ -20,13 +20,21 @@ export interface Service {
 /** A refusal: the status, the service's message and, for an invalid file, its report. */
 export class ServiceError extends Error {
   readonly status: number;
-  readonly body: { message?: string; report?: unknown } | null;
+  readonly body: ErrorBody | null;
 
-  constructor(status: number, message: string, body: { message?: string; report?: unknown } | null) {
+  constructor(status: number, message: string, body: ErrorBody | null) {
     super(message);
     this.status = status;
     this.body = body;
   }
+}
+
+/** What a refusal's body may hold: its message, an invalid file's report, the guard's refusal. */
+export interface ErrorBody {
+  message?: string;
+  report?: unknown;
+  /** syncfile serve --max-deletes refused the sync: nothing was applied. */
+  guard?: { deletes: number; maxDeletes: number; takenAway: string[] };
 }
 
 /** Told while a call waits: why, and the seconds left. */
@@ -59,7 +67,7 @@ export async function pushFile(
   service: Service,
   upload: Upload,
   appAccount: number,
-  options: CallOptions & { onStep: (step: string) => void },
+  options: CallOptions & { onStep: (step: string) => void; allowDeletes?: boolean },
 ): Promise<SyncSummary> {
   const { body, name, format } = upload;
   const contentType = format === "csv" ? "text/csv" : "application/json";
@@ -94,8 +102,13 @@ export async function pushFile(
   const path = OPERATIONS[format === "csv" ? "syncCustomCsv" : "syncCustom"].path;
   return whileSyncRuns(
     async () =>
-      (await call(service, "PUT", path, { idFile, idAppAccount: appAccount }, options)) as SyncSummary,
-    (error): error is ServiceError => error instanceof ServiceError && error.status === 409,
+      (await call(service, "PUT", path, { idFile, idAppAccount: appAccount }, options, {
+        // past a guard of the service's own (syncfile serve --max-deletes); others ignore it
+        ...(options.allowDeletes ? { [ALLOW_DELETES_HEADER]: "true" } : {}),
+      })) as SyncSummary,
+    // a 409 of the guard is a refusal, not a sync running: it is not waited on
+    (error): error is ServiceError =>
+      error instanceof ServiceError && error.status === 409 && !error.body?.guard,
     {
       now: () => clockOf(options).now(),
       sleep: async (ms) => {
@@ -105,6 +118,42 @@ export async function pushFile(
     },
     { waitMs: SYNC_WAIT_MS, pollMs: SYNC_POLL_MS },
   );
+}
+
+/** The file an app account holds now, as the service's history says (syncfile serve's own reads). */
+export type PreviousState =
+  | { found: true; file: Blob; format: "json" | "csv"; idSync: number; idFile: number }
+  | { found: false; why: string };
+
+/**
+ * The file of the sync that made `appAccount`'s state, downloaded: read from the account's
+ * syncs (GET /v1.0/appAccounts/{id}/syncs, which syncfile serve answers). A service without
+ * that read, or an account not synced yet, has none: `why` says which.
+ */
+export async function previousState(
+  service: Service,
+  appAccount: number,
+  options: CallOptions,
+): Promise<PreviousState> {
+  const path = OPERATIONS.appAccountSyncs.path.replace(":id", String(appAccount));
+  let list: SyncList;
+  try {
+    list = (await call(service, "GET", `${path}?limit=100`, null, options)) as SyncList;
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) {
+      return {
+        found: false,
+        why: `app account ${appAccount} has no sync the service can tell of: a first push, or a service that keeps no history (choose the file it holds to compare with)`,
+      };
+    }
+    throw error;
+  }
+  const current = Array.isArray(list.syncs) ? list.syncs.find((sync) => sync.current) : undefined;
+  if (!current) {
+    return { found: false, why: `app account ${appAccount} holds no synced file: a first push` };
+  }
+  const file = await downloadFile(service, current.idFile, options);
+  return { found: true, file, format: current.format, idSync: current.idSync, idFile: current.idFile };
 }
 
 /** The access-review executions, by bucket (read tolerantly, as the client does). */
@@ -135,8 +184,15 @@ function signalOf(options: CallOptions): { signal?: AbortSignal } {
   return options.signal ? { signal: options.signal } : {};
 }
 
-async function call(service: Service, method: string, path: string, body: unknown, options: CallOptions) {
-  const headers: Record<string, string> = auth(service);
+async function call(
+  service: Service,
+  method: string,
+  path: string,
+  body: unknown,
+  options: CallOptions,
+  extraHeaders: Record<string, string> = {},
+) {
+  const headers: Record<string, string> = { ...auth(service), ...extraHeaders };
   if (body !== null) headers["content-type"] = "application/json";
   const response = await withRateRetries(
     () =>
@@ -196,7 +252,7 @@ async function countdown(ms: number, why: string, options: CallOptions): Promise
 
 async function failure(response: Response, what: string): Promise<ServiceError> {
   const text = await response.text().catch(() => "");
-  let body: { message?: string; report?: unknown } | null = null;
+  let body: ErrorBody | null = null;
   try {
     body = JSON.parse(text);
   } catch {

@@ -4,13 +4,17 @@
 // page is told the bytes read a few times a second.
 
 import {
+  CHANGE_KINDS,
+  type Change,
   Conversion,
   convertWorkbook,
+  diffBlobs,
   type Excerpt,
   excerptFrom,
   excerptWindow,
   type Finding,
   type Report,
+  takesAway,
   Validation,
   validateWorkbook,
 } from "../browser.js";
@@ -18,7 +22,7 @@ import { blobRange } from "../bytes/ByteRange.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
 import { readMapping } from "../mapping/readMapping.js";
 import { inspectExport, mappingName } from "../validate/inspectExport.js";
-import type { Job, JobMapping, JobMessage } from "./protocol.js";
+import type { DiffSideJob, Job, JobMapping, JobMessage } from "./protocol.js";
 
 /** How often progress is told, at most (ms). */
 const PROGRESS_EVERY_MS = 100;
@@ -38,6 +42,10 @@ scope.onmessage = (event) => {
 };
 
 async function run(job: Job): Promise<void> {
+  if (job.type === "diff") {
+    await compare(job);
+    return;
+  }
   const { file, format } = job;
   if (job.type === "inspect") {
     const source =
@@ -83,6 +91,29 @@ async function run(job: Job): Promise<void> {
   done(file);
   const type = job.to === "csv" ? "text/csv" : "application/json";
   scope.postMessage({ type: "converted", report, output: report.valid ? new Blob(parts, { type }) : null });
+}
+
+/** Compares the file to push with the previous state; tells the counts and the first changes of each kind. */
+async function compare(job: Extract<Job, { type: "diff" }>): Promise<void> {
+  const listed = new Map<Change["kind"], Change[]>();
+  const takenAway: string[] = [];
+  const side = ({ file, format }: DiffSideJob) => ({
+    blob: file,
+    options: { format, file: file instanceof File ? file.name : `file.${format}` },
+  });
+  const result = await diffBlobs(side(job.old), side(job.now), (change) => {
+    const kind = listed.get(change.kind) ?? [];
+    if (kind.length < job.limit) kind.push(change);
+    listed.set(change.kind, kind);
+    if (takesAway(change) && takenAway.length < job.limit) takenAway.push(change.email);
+  });
+  const kinds = CHANGE_KINDS.filter((kind) => listed.has(kind));
+  scope.postMessage({
+    type: "diffed",
+    result,
+    listed: kinds.map((kind) => [kind, listed.get(kind) ?? []]),
+    takenAway,
+  });
 }
 
 /** The job's mapping: the document given, or the one its text holds (a MappingError says where it is wrong). */

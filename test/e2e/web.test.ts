@@ -514,6 +514,115 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     });
   });
 
+  describe("the changes and the guard before a push", () => {
+    /** `n` users, those of `deleted` deactivated, as a JSON file in the test's folder. */
+    const people = (name: string, n: number, deleted: readonly number[] = []) => {
+      const path = join(dir, name);
+      const users = Array.from({ length: n }, (_, i) => ({
+        email: `user${i}@example.com`,
+        status: deleted.includes(i) ? "deleted" : "active",
+      }));
+      writeFileSync(path, JSON.stringify({ users, licenses: [] }));
+      return path;
+    };
+    const activeUsers = async (base: string, account: number) =>
+      ((await call(base, "GET", `/v1.0/appAccounts/${account}`)).body.users as { active: number }).active;
+
+    async function pushFrom(page: Page, path: string, account: string): Promise<void> {
+      await page.setInputFiles("#file", path);
+      await page.locator("#result .banner.valid").waitFor();
+      await page.fill("#key", KEY);
+      await page.fill("#account", account);
+      await page.click("#push");
+    }
+
+    it("shows what a push changes against the account's last sync, stops one that takes away too many, and pushes anyway when asked", async () => {
+      const { id: idFile } = await uploadFile(server.url, "all.json", readFileSync(people("all.json", 30)));
+      const first = await call(server.url, "PUT", OPERATIONS.syncCustom.path, {
+        json: { idFile, idAppAccount: 4600 },
+      });
+      expect(first.status).toBe(200);
+      const page = await open();
+      try {
+        // an export cut short: 18 of 30 users gone, one more deactivated
+        await pushFrom(page, people("cut.json", 12, [0]), "4600");
+        await page.locator("#push-status", { hasText: "Not pushed:" }).waitFor();
+        expect(await page.locator("#push-status").textContent()).toBe(
+          `Not pushed: this push would remove or deactivate 19 users of app account 4600, more than the guard allows (10). The first of them: ${[
+            0,
+            ...Array.from({ length: 18 }, (_, i) => i + 12),
+          ]
+            .map((i) => `user${i}@example.com`)
+            .sort()
+            .join(", ")}. Check the file (an export cut short? a filter, the wrong sheet?), or push anyway.`,
+        );
+        expect(await page.locator("#push-changes h3").textContent()).toBe(
+          `Changes against the account's last sync (sync ${first.body.idSync}, file ${idFile}): 19`,
+        );
+        expect(await page.locator("#push-changes p").allTextContents()).toEqual([
+          "users: 0 added, 18 removed, 1 deactivated, 0 reactivated, 0 changed",
+          "licenses: 0 added, 0 removed, 0 changed",
+          "license users: 0 granted, 0 revoked, 0 changed",
+          "users taken away: 19 (the guard allows 10)",
+        ]);
+        expect(await page.locator("#push-changes caption").allTextContents()).toEqual([
+          "user.removed (18)",
+          "user.deactivated (1)",
+        ]);
+        expect(await page.locator("#push-changes td").first().textContent()).toBe("- user12@example.com");
+        // nothing went up: the account still holds its 30 users
+        expect(await activeUsers(server.url, 4600)).toBe(30);
+        expect(await page.locator("#push-result").textContent()).toBe("");
+
+        // the deliberate confirmation
+        await page.locator("#push-anyway").focus();
+        await page.keyboard.press("Enter");
+        await page.locator("#push-status", { hasText: "Synced cut.json into app account 4600." }).waitFor();
+        expect(await page.locator("#push-guard").isHidden()).toBe(true);
+        expect(await activeUsers(server.url, 4600)).toBe(11);
+
+        // against a file the admin chooses instead: one user gone is within the guard
+        await page.setInputFiles("#previous", people("before.json", 13));
+        await page.click("#push");
+        await page.locator("#push-status", { hasText: "Synced cut.json into app account 4600." }).waitFor();
+        expect(await page.locator("#push-changes h3").textContent()).toBe("Changes against before.json: 2");
+        expect(await page.locator("#push-changes p").first().textContent()).toBe(
+          "users: 0 added, 1 removed, 1 deactivated, 0 reactivated, 0 changed",
+        );
+      } finally {
+        await page.close();
+      }
+    });
+
+    it("says a first push has nothing to compare with, and shows the refusal of the service's own guard with its list", async () => {
+      const guarded = await startServer({ maxDeletes: 2 });
+      const page = await open(guarded.url);
+      try {
+        await pushFrom(page, people("eight.json", 8), "7");
+        await page.locator("#push-status", { hasText: "Synced eight.json into app account 7." }).waitFor();
+        expect(await page.locator("#push-changes").textContent()).toBe(
+          "Nothing to compare with: app account 7 has no sync the service can tell of: a first push, or a service that keeps no history (choose the file it holds to compare with).",
+        );
+        // 3 users gone: within the page's guard (10), past the service's (2)
+        await pushFrom(page, people("five.json", 5), "7");
+        await page.locator("#push-status", { hasText: "was refused (409)" }).waitFor();
+        expect(await page.locator("#push-status").textContent()).toMatch(
+          /^PUT \/v1\.0\/services\/sync\/custom was refused \(409\): the sync would take away 3 users .* First: user5@example\.com, user6@example\.com, user7@example\.com\./,
+        );
+        expect(await page.locator("#push-changes p").nth(3).textContent()).toBe(
+          "users taken away: 3 (the guard allows 10)",
+        );
+        expect(await activeUsers(guarded.url, 7)).toBe(8);
+        await page.click("#push-anyway");
+        await page.locator("#push-status", { hasText: "Synced five.json into app account 7." }).waitFor();
+        expect(await activeUsers(guarded.url, 7)).toBe(5);
+      } finally {
+        await page.close();
+        await guarded.close();
+      }
+    });
+  });
+
   it("opens the HTML report offline, its filters working", async () => {
     const report = join(dir, "report.html");
     const made = await runCli(["validate", fixture("invalid/user.email.format.json"), "--format", "html"]);

@@ -10,6 +10,7 @@ import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { ALLOW_DELETES_HEADER } from "../../http/operations.js";
 
 /** The page's Content-Security-Policy: its own files, and calls to whatever service the user names. */
 export const PAGE_POLICY =
@@ -62,7 +63,7 @@ async function page(app: FastifyInstance, options: PageOptions): Promise<void> {
     await app.register(cors, {
       origin: options.cors.includes("*") ? "*" : [...options.cors],
       methods: ["GET", "HEAD", "POST", "PUT"],
-      allowedHeaders: ["authorization", "content-type"],
+      allowedHeaders: ["authorization", "content-type", ALLOW_DELETES_HEADER],
       // what the page reads: the rate limit's wait
       exposedHeaders: ["retry-after", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"],
       maxAge: 600,
