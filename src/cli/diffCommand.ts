@@ -4,15 +4,22 @@
 // file), 3 a file that cannot be read.
 
 import { Command, Option } from "commander";
-import type { Change, DiffResult } from "../diff/diffFiles.js";
+import type { Change, DiffOptions, DiffResult } from "../diff/diffFiles.js";
+import { PROFILES } from "../mapping/profiles.js";
+import { formatOf } from "../pass/formatOf.js";
 import { formatText } from "../report/formatText.js";
 import { describeIoError, useColor, wholeNumber, writeOut } from "./_io.js";
+import { inputOptions } from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
+import { UsageError } from "./UsageError.js";
 
 interface DiffFlags {
   format: "text" | "json" | "csv" | "html";
   ignoreDates?: boolean;
   limit: number;
+  sheet?: string;
+  profile?: string;
+  mapping?: string;
 }
 
 /** The `diff` command; its exit code goes to `result.code`. */
@@ -36,6 +43,22 @@ export function diffCommand(result: { code: number }): Command {
       wholeNumber("--limit", 0),
       20,
     )
+    .option(
+      "--sheet <name>",
+      "the sheet to read of a workbook among the files (default: its first visible sheet)",
+    )
+    .addOption(
+      new Option(
+        "--profile <name>",
+        "read the CSV files and workbooks among the two as this export (default: each header decides; none: the service's layout only)",
+      ).choices([...PROFILES.map((p) => p.name), "none"]),
+    )
+    .addOption(
+      new Option(
+        "--mapping <file>",
+        "read the CSV files and workbooks among the two through this mapping document",
+      ).conflicts("profile"),
+    )
     .addHelpText(
       "after",
       `
@@ -48,19 +71,43 @@ line, as they are found: {"kind": "user.deactivated", "email": …}), csv (a row
 per changed field: kind,email,license,field,from,to) or html (one self-contained page: the
 counts and the first --limit changes of each kind).
 
+--profile, --mapping and --sheet apply to each of the two that is a CSV file or a workbook
+(--sheet: a workbook): yesterday's export and today's are read alike, and a JSON file as JSON.
+
 Exit codes: 0 nothing changes, 1 something changes, 2 usage error or a file invalid (its
 report is printed), 3 a file unreadable.
 
 Examples:
   $ syncfile diff last-week.json users.json
-  $ syncfile diff users.json hr-export.csv --ignore-dates --format json > changes.jsonl`,
+  $ syncfile diff users.json hr-export.csv --ignore-dates --format json > changes.jsonl
+  $ syncfile diff monday.csv tuesday.csv --profile okta`,
     )
     .action(async (oldPath: string, newPath: string, flags: DiffFlags) => {
       result.code = await runDiff(oldPath, newPath, flags);
     });
 }
 
+/** How each file is read: by its extension, the layout flags applied where they can be. */
+async function sideOptions(paths: readonly string[], flags: DiffFlags): Promise<DiffOptions["old"][]> {
+  const formats = paths.map((path) => formatOf(path));
+  if (flags.sheet !== undefined && !formats.includes("xlsx")) {
+    throw new UsageError("--sheet names a workbook's sheet, but neither file is a workbook (.xlsx)");
+  }
+  const layout = flags.mapping !== undefined ? "--mapping" : flags.profile !== undefined ? "--profile" : null;
+  if (layout !== null && formats.every((format) => format === "json")) {
+    throw new UsageError(`${layout} reads the columns of a CSV file or a workbook, but both files are JSON`);
+  }
+  const { sheet, profile, mapping } = await inputOptions({ ...flags, format: "text", maxErrors: 0 });
+  return formats.map((format) => ({
+    format,
+    ...(format === "xlsx" && sheet !== undefined ? { sheet } : {}),
+    ...(format !== "json" && profile !== undefined ? { profile } : {}),
+    ...(format !== "json" && mapping !== undefined ? { mapping } : {}),
+  }));
+}
+
 async function runDiff(oldPath: string, newPath: string, flags: DiffFlags): Promise<number> {
+  const [oldOptions, newOptions] = await sideOptions([oldPath, newPath], flags);
   const { diffFiles, CHANGE_KINDS } = await import("../diff/diffFiles.js");
   const { DIFF_CSV_HEADER, diffCsvLines, diffHtml, diffText, totalOf } = await import(
     "../diff/formatDiff.js"
@@ -80,7 +127,11 @@ async function runDiff(oldPath: string, newPath: string, flags: DiffFlags): Prom
           if (list.length < flags.limit) list.push(change);
         }
       },
-      { ignoreDates: flags.ignoreDates === true },
+      {
+        ignoreDates: flags.ignoreDates === true,
+        ...(oldOptions ? { old: oldOptions } : {}),
+        ...(newOptions ? { new: newOptions } : {}),
+      },
     );
   } catch (error) {
     const path = (error as { path?: string }).path ?? `${oldPath} or ${newPath}`;

@@ -82,6 +82,38 @@ describe("syncfile diff", () => {
     expect((await runCli(["diff", fixture("valid/example.json"), csv])).code).toBe(0);
   });
 
+  it("reads the CSV files and workbooks among the two through a profile or a mapping; a JSON file as JSON", async () => {
+    // an Okta people report, read as its header says, against the JSON it converts to: no change
+    const header = "Username,First name,Last name,Primary email,Status,Last login,Groups\n";
+    const ada = 'ada,Ada,Lovelace,ada@example.com,ACTIVE,2024-07-05T14:23:11.000Z,"Engineering, Admins"\n';
+    const okta = file(
+      "okta.csv",
+      `${header}${ada}grace,Grace,Hopper,grace@example.com,ACTIVE,11/30/2023 8:00:00 AM,Engineering\n`,
+    );
+    const json = join(work, "okta.json");
+    expect((await runCli(["convert", okta, json])).code).toBe(0);
+    expect((await runCli(["diff", json, okta])).code).toBe(0);
+    expect((await runCli(["diff", okta, json, "--profile", "okta"])).code).toBe(0);
+    // the next day's export: Grace suspended
+    const tomorrow = file(
+      "okta-tomorrow.csv",
+      `${header}${ada}grace,Grace,Hopper,grace@example.com,SUSPENDED,11/30/2023 8:00:00 AM,Engineering\n`,
+    );
+    const moved = await runCli(["diff", okta, tomorrow, "--profile", "okta", "--format", "json"]);
+    expect(moved.code).toBe(1);
+    expect(moved.stdout).toMatch(/"kind":"user\.deactivated"/);
+    // --profile none reads the service's layout only: an export is not in it
+    const none = await runCli(["diff", okta, tomorrow, "--profile", "none"]);
+    expect(none.code).toBe(2);
+    expect(none.stdout).toContain("csv.header.missing");
+    // a layout flag with two JSON files says why it cannot apply
+    const both = await runCli(["diff", fixture("valid/example.json"), json, "--profile", "okta"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe(
+      "syncfile: --profile reads the columns of a CSV file or a workbook, but both files are JSON\n",
+    );
+  });
+
   it("refuses an invalid file with its report (exit 2) and an unreadable one (exit 3)", async () => {
     const bad = await runCli([
       "diff",
