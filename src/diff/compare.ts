@@ -9,7 +9,6 @@ import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { NormalizedLicense, NormalizedUser, NormalizedValues } from "../model/normalize.js";
 import type { Report } from "../report/Report.js";
 import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
-import { readLines } from "../spill/readLines.js";
 import { openSpill, type SpillFile } from "../spill/spill.js";
 import { type Change, type ChangeCounts, noChanges, takesAway } from "./Change.js";
 
@@ -63,9 +62,9 @@ export async function compareFiles(
     if (!oldReport.valid || !newReport.valid) return result();
     for (let p = 0; p < partitions; p++) compareUsers(before.users(p), after.users(p), ignoreDates, tell);
     compareLicenses(before.licenseMap(), after.licenseMap(), tell);
-    for (let p = 0; p < partitions; p++) {
-      compareAssignments(before.assignments(p), after.assignments(p), tell);
-    }
+    // the same licenses in the same order: a license user's line is the same text on both sides
+    const sameLicenses = before.licenseNames().join("\n") === after.licenseNames().join("\n");
+    for (let p = 0; p < partitions; p++) compareAssignments(before, after, p, sameLicenses, tell);
     return result();
   } finally {
     before.dispose();
@@ -73,15 +72,18 @@ export async function compareFiles(
   }
 }
 
-/** One file's records: users and license users in partitions on disk, licenses in memory. */
+/** One file's records: users and license users in partitions of a spill, licenses in memory. */
 export class DiffSide implements DocumentWriter<NormalizedValues> {
-  readonly #parts: Partition[];
+  readonly #partitions: number;
+  /** Users in lines 0 to partitions - 1, license users in the next as many. */
+  readonly #lines: PartitionedLines;
   readonly #licenses: (NormalizedLicense | null)[] = [];
   /** The active users read. */
   activeUsers = 0;
 
   constructor(partitions: number) {
-    this.#parts = Array.from({ length: partitions }, () => new Partition());
+    this.#partitions = partitions;
+    this.#lines = new PartitionedLines(2 * partitions);
   }
 
   user = (value: NormalizedValues["user"]): void => {
@@ -90,7 +92,7 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
     if (user.status === "active") this.activeUsers++;
     // the key, then the user as JSON: an unchanged user is told by its text, unparsed
     // (JSON.stringify escapes tabs and line breaks: neither is in its text)
-    this.#partOf(user.email).add(`u\t${user.email.toLowerCase()}\t${JSON.stringify(user)}\n`);
+    this.#lines.add(this.#partOf(user.email), `${user.email.toLowerCase()}\t${JSON.stringify(user)}\n`);
   };
 
   license = (index: number, value: NormalizedValues["license"]): void => {
@@ -101,38 +103,38 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
     if (!isObject(value) || typeof (value as { email?: unknown }).email !== "string") return;
     const { email, licenseStatus } = value as { email: string; licenseStatus: string };
     // an email holds no tab or line break (the file is valid): plain fields
-    this.#partOf(email).add(`a\t${licenseIndex}\t${licenseStatus}\t${email}\n`);
+    const part = this.#partitions + this.#partOf(email);
+    this.#lines.add(part, `${licenseIndex}\t${licenseStatus}\t${email}\n`);
   };
 
   end = (): void => {
-    for (const part of this.#parts) part.flush();
+    this.#lines.flushAll();
   };
 
   /** The users of partition `p` as JSON, by email in lower case. */
   users(p: number): Map<string, string> {
     const users = new Map<string, string>();
-    for (const line of (this.#parts[p] as Partition).lines()) {
-      if (!line.startsWith("u\t")) continue;
-      const tab = line.indexOf("\t", 2);
-      users.set(line.slice(2, tab), line.slice(tab + 1));
+    for (const line of this.#lines.lines(p)) {
+      const tab = line.indexOf("\t");
+      users.set(line.slice(0, tab), line.slice(tab + 1));
     }
     return users;
   }
 
-  /** The license users of partition `p`: their license status by license name and email in lower case. */
-  assignments(p: number): Map<string, { license: string; email: string; status: string }> {
-    const found = new Map<string, { license: string; email: string; status: string }>();
-    for (const line of (this.#parts[p] as Partition).lines()) {
-      if (!line.startsWith("a\t")) continue;
-      const indexEnd = line.indexOf("\t", 2);
-      const statusEnd = line.indexOf("\t", indexEnd + 1);
-      const license = this.#licenses[Number(line.slice(2, indexEnd))]?.name;
-      const status = line.slice(indexEnd + 1, statusEnd);
-      const email = line.slice(statusEnd + 1);
-      if (license === undefined) continue;
-      found.set(`${license}\u0000${email.toLowerCase()}`, { license, email, status });
-    }
-    return found;
+  /** The license users of partition `p`, each a line: license index, status, email. */
+  holderLines(p: number): Generator<string> {
+    return this.#lines.lines(this.#partitions + p);
+  }
+
+  /** A license user's line read: its license's name (undefined: not a license), email and status. */
+  holder(line: string): { license: string | undefined; email: string; status: string } {
+    const indexEnd = line.indexOf("\t");
+    const statusEnd = line.indexOf("\t", indexEnd + 1);
+    return {
+      license: this.#licenses[Number(line.slice(0, indexEnd))]?.name,
+      status: line.slice(indexEnd + 1, statusEnd),
+      email: line.slice(statusEnd + 1),
+    };
   }
 
   /** The licenses by name. */
@@ -142,48 +144,99 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
     return map;
   }
 
-  dispose(): void {
-    for (const part of this.#parts) part.close();
+  /** The licenses' names in the file's order (none where a license was not one). */
+  licenseNames(): string[] {
+    return this.#licenses.map((license) => license?.name ?? "");
   }
 
-  #partOf(email: string): Partition {
+  dispose(): void {
+    this.#lines.close();
+  }
+
+  #partOf(email: string): number {
     fingerprint(email, true);
-    return this.#parts[(lastFingerprint.h1 >>> 0) % this.#parts.length] as Partition;
+    return (lastFingerprint.h1 >>> 0) % this.#partitions;
   }
 }
 
-/** Lines appended to a temporary file through a buffer, read back in order. */
-class Partition {
-  #pending: string[] = [];
-  #pendingLength = 0;
+/**
+ * Lines in partitions, in one spill: each partition's lines are encoded into a buffer of its
+ * own and go to the spill's end as a block of whole lines, whose place the partition notes; a
+ * partition's lines are read back block by block, in order. One file a side, whatever the
+ * partitions.
+ */
+export class PartitionedLines {
+  /** Each partition's buffer (made at its first line), and how much of it is used. */
+  readonly #buffers: (Uint8Array | null)[];
+  readonly #used: number[];
+  /** Each partition's blocks: offset and length, in pairs. */
+  readonly #blocks: number[][];
   #file: SpillFile | null = null;
+  #end = 0;
 
-  add(line: string): void {
-    this.#pending.push(line);
-    this.#pendingLength += line.length;
-    if (this.#pendingLength >= 64 * 1024) this.flush();
+  /** `blockBytes`: the size of a partition's buffer (a longer line gets one of its own). */
+  constructor(
+    partitions: number,
+    readonly blockBytes = BLOCK_BYTES,
+  ) {
+    this.#buffers = new Array<Uint8Array | null>(partitions).fill(null);
+    this.#used = new Array<number>(partitions).fill(0);
+    this.#blocks = Array.from({ length: partitions }, () => []);
   }
 
-  flush(): void {
-    if (this.#pending.length === 0) return;
-    this.#file ??= openSpill("syncfile-diff-");
-    this.#file.write(encoder.encode(this.#pending.join("")));
-    this.#pending = [];
-    this.#pendingLength = 0;
+  add(p: number, line: string): void {
+    // UTF-8 takes at most 3 bytes for each UTF-16 code unit
+    const most = 3 * line.length;
+    let buffer = this.#buffers[p] ?? null;
+    if (buffer !== null && (this.#used[p] as number) + most > buffer.length) this.#flush(p);
+    if (buffer === null || most > buffer.length) {
+      buffer = new Uint8Array(Math.max(this.blockBytes, most));
+      this.#buffers[p] = buffer;
+    }
+    const used = this.#used[p] as number;
+    this.#used[p] = used + (encoder.encodeInto(line, buffer.subarray(used)).written as number);
   }
 
-  *lines(): Generator<string> {
-    this.flush();
-    if (this.#file) yield* readLines(this.#file);
+  flushAll(): void {
+    for (let p = 0; p < this.#buffers.length; p++) this.#flush(p);
+  }
+
+  *lines(p: number): Generator<string> {
+    this.#flush(p);
+    const blocks = this.#blocks[p] as number[];
+    for (let b = 0; b < blocks.length; b += 2) {
+      const bytes = new Uint8Array(blocks[b + 1] as number);
+      (this.#file as SpillFile).read(bytes, 0, bytes.length, blocks[b] as number);
+      const text = decoder.decode(bytes);
+      let start = 0;
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+        yield text.slice(start, end);
+        start = end + 1;
+      }
+    }
   }
 
   close(): void {
     this.#file?.close();
     this.#file = null;
   }
+
+  #flush(p: number): void {
+    const used = this.#used[p] as number;
+    if (used === 0) return;
+    this.#file ??= openSpill("syncfile-diff-");
+    this.#file.write((this.#buffers[p] as Uint8Array).subarray(0, used), this.#end);
+    (this.#blocks[p] as number[]).push(this.#end, used);
+    this.#end += used;
+    this.#used[p] = 0;
+  }
 }
 
+// a partition's lines go to the spill in blocks of about this many bytes
+const BLOCK_BYTES = 64 * 1024;
 const encoder = new TextEncoder();
+// ignoreBOM: a U+FEFF first is data, not a mark to drop
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 const USER_FIELDS = ["id", "firstName", "lastName", "externalStatus", "roles", "lastUsedDate"] as const;
 
@@ -193,10 +246,9 @@ function compareUsers(
   ignoreDates: boolean,
   tell: (change: Change) => void,
 ): void {
-  for (const key of sortedKeys(before, after)) {
+  for (const key of changedKeys(before, after)) {
     const oldText = before.get(key);
     const nowText = after.get(key);
-    if (oldText === nowText) continue; // the same user, written the same
     const old = oldText === undefined ? undefined : (JSON.parse(oldText) as NormalizedUser);
     const now = nowText === undefined ? undefined : (JSON.parse(nowText) as NormalizedUser);
     if (!old && now) tell({ kind: "user.added", email: now.email, user: now });
@@ -233,26 +285,59 @@ function compareLicenses(
   }
 }
 
+/** The license users of partition `p` granted, revoked and changed, by license name and email. */
 function compareAssignments(
-  before: Map<string, { license: string; email: string; status: string }>,
-  after: Map<string, { license: string; email: string; status: string }>,
+  before: DiffSide,
+  after: DiffSide,
+  p: number,
+  sameLicenses: boolean,
   tell: (change: Change) => void,
 ): void {
-  for (const key of sortedKeys(before, after)) {
-    const old = before.get(key);
-    const now = after.get(key);
-    if (!old && now) tell({ kind: "assignment.granted", license: now.license, email: now.email });
-    else if (old && !now) tell({ kind: "assignment.revoked", license: old.license, email: old.email });
-    else if (old && now && old.status !== now.status) {
+  // with the same licenses, a line on both sides is the same holder, unchanged: only the rest
+  // are read (an email whose case alone changed is among them, and matches there)
+  let oldLines: Iterable<string> = before.holderLines(p);
+  let newLines: Iterable<string> = after.holderLines(p);
+  if (sameLicenses) {
+    const unmatched = new Set(oldLines);
+    const added: string[] = [];
+    for (const line of newLines) if (!unmatched.delete(line)) added.push(line);
+    oldLines = unmatched;
+    newLines = added;
+  }
+  const keyed = (side: DiffSide, lines: Iterable<string>) => {
+    const found = new Map<string, { license: string; email: string; status: string }>();
+    for (const line of lines) {
+      const { license, email, status } = side.holder(line);
+      if (license !== undefined)
+        found.set(`${license}\u0000${email.toLowerCase()}`, { license, email, status });
+    }
+    return found;
+  };
+  const old = keyed(before, oldLines);
+  const now = keyed(after, newLines);
+  for (const key of sortedKeys(old, now)) {
+    const was = old.get(key);
+    const is = now.get(key);
+    if (!was && is) tell({ kind: "assignment.granted", license: is.license, email: is.email });
+    else if (was && !is) tell({ kind: "assignment.revoked", license: was.license, email: was.email });
+    else if (was && is && was.status !== is.status) {
       tell({
         kind: "assignment.changed",
-        license: now.license,
-        email: now.email,
-        from: old.status,
-        to: now.status,
+        license: is.license,
+        email: is.email,
+        from: was.status,
+        to: is.status,
       });
     }
   }
+}
+
+/** The keys whose values differ between the maps (or that one of them lacks), sorted. */
+function changedKeys(a: Map<string, string>, b: Map<string, string>): string[] {
+  const keys: string[] = [];
+  for (const [key, value] of a) if (b.get(key) !== value) keys.push(key);
+  for (const key of b.keys()) if (!a.has(key)) keys.push(key);
+  return keys.sort();
 }
 
 /** The keys of both maps, once each, sorted. */
