@@ -2,15 +2,15 @@
 // (upload URL, storage PUT, registration) and synced; a running sync is waited out.
 
 import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
-import { homedir } from "node:os";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Command } from "commander";
 import { ApiError, refusedByGuard } from "../client/ApiError.js";
-import type { UploadedFile } from "../client/createClient.js";
+import type { Client, UploadedFile } from "../client/createClient.js";
 import type { PushChanges } from "../client/pushFile.js";
 import { countLines } from "../diff/counts.js";
-import type { SyncSummary } from "../http/operations.js";
+import type { SyncRecord, SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
@@ -76,7 +76,9 @@ the way, and the JSON is uploaded.
 
 Before it syncs, push compares the file with the account's previous state — the last file
 pushed to that account of that service from this machine (kept in $SYNCFILE_STATE_DIR, by
-default ~/.local/state/syncfile), or --against FILE — and prints what the sync will change.
+default ~/.local/state/syncfile), or the service's record of the account when another file
+made its state since (a service that keeps a history: syncfile serve), or --against FILE —
+and prints what the sync will change.
 A sync replaces the account's state: a push that would remove or deactivate more users than
 --max-deletes is refused, nothing uploaded, with the first of them listed.
 While another sync is running the service answers 409: push tries again every 2 s until
@@ -112,8 +114,18 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
   }
   const { pushFile } = await import("../client/pushFile.js");
   const state = pushState(flags);
-  const against = !flags.compare ? undefined : (flags.against ?? (await previousPush(state)));
   const signal = interruptSignal();
+  const scratch = await mkdtemp(join(tmpdir(), "syncfile-push-state-"));
+  // found once the file is known valid: an invalid file is refused without a single request
+  let label = flags.against ?? "";
+  const against =
+    flags.against !== undefined
+      ? flags.against
+      : async () => {
+          const previous = await previousState(client, flags.appAccount, state, scratch, signal);
+          label = previous.label;
+          return previous.path;
+        };
   let progress = new Progress(`validating ${file}`, size);
   let uploading = false;
   try {
@@ -129,7 +141,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
         strict: flags.strict === true,
         onProgress: (bytes) => progress.update(bytes),
       },
-      ...(against !== undefined ? { against } : {}),
+      ...(flags.compare ? { against } : {}),
       ...(flags.maxDeletes !== undefined ? { maxDeletes: flags.maxDeletes } : {}),
       ...(flags.allowDeletes ? { allowDeletes: true } : {}),
       ...(flags.dryRun ? { dryRun: true } : {}),
@@ -155,7 +167,9 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     });
     progress.done();
     const changes = outcome.changes;
-    if (changes && flags.format !== "json") writeOut(process.stdout, describeChanges(changes, flags));
+    if (changes && flags.format !== "json") {
+      writeOut(process.stdout, describeChanges(changes, label, flags.appAccount));
+    }
     if (!outcome.synced && outcome.stopped === "dry-run") {
       // JSON on stdout is one document: the note goes beside it
       if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
@@ -179,6 +193,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       return EXIT.invalid;
     }
     const { file: uploaded, summary } = outcome;
+    if (flags.compare) await writeFile(`${state}.synced.json`, JSON.stringify({ idFile: uploaded.id }));
     writeOut(
       process.stdout,
       flags.format === "json"
@@ -212,6 +227,8 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       return EXIT.invalid;
     }
     throw error;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
   }
 }
 
@@ -225,6 +242,51 @@ function pushState(flags: PushFlags): string {
     .digest("hex")
     .slice(0, 16);
   return join(dir, "pushed", `${service}-account-${flags.appAccount}`);
+}
+
+/** The account's previous state to compare with: a file (null: none, a first push), and what it is. */
+interface Previous {
+  path: string | null;
+  label: string;
+}
+
+/**
+ * The account's previous state: the last file pushed to it from here, unless the service says
+ * (syncfile serve's history, GET /v1.0/appAccounts/{id}/syncs) that another file made its
+ * state since — then that file, downloaded into `scratch`. A service without that read, or
+ * one that cannot answer it now, leaves the last push from here.
+ */
+async function previousState(
+  client: Client,
+  appAccount: number,
+  state: string,
+  scratch: string,
+  signal: AbortSignal,
+): Promise<Previous> {
+  const local = await previousPush(state);
+  const fromHere: Previous = { path: local, label: "the last push to this account from here" };
+  let current: SyncRecord | undefined;
+  try {
+    const { syncs } = await client.appAccountSyncs(appAccount, { limit: 100, signal });
+    current = Array.isArray(syncs) ? syncs.find((sync) => sync.current) : undefined;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    // a service without that read (the service's own answers 404), or an account never synced
+    return fromHere;
+  }
+  if (!current) return { path: null, label: fromHere.label };
+  const synced = await readFile(`${state}.synced.json`, "utf8").then(
+    (text) => (JSON.parse(text) as { idFile?: unknown }).idFile,
+    () => null,
+  );
+  if (local !== null && synced === current.idFile) return fromHere;
+  const saved = await client.downloadFile(current.idFile, join(scratch, `previous.${current.format}`), {
+    signal,
+  });
+  return {
+    path: saved.path,
+    label: `the service's record of app account ${appAccount} (sync ${current.idSync}, file ${current.idFile})`,
+  };
 }
 
 /** The last file pushed from here (`state` with .json or .csv), or null for a first push. */
@@ -243,10 +305,9 @@ async function previousPush(state: string): Promise<string | null> {
 }
 
 /** What the push changes, in a few lines. */
-function describeChanges(changes: PushChanges, flags: PushFlags): string {
-  const against = flags.against ?? "the last push to this account from here";
+function describeChanges(changes: PushChanges, against: string, appAccount: number): string {
   if (!changes.compared || !changes.counts) {
-    return `no earlier push to app account ${flags.appAccount} from here: nothing to compare with (a first push)\n`;
+    return `no earlier push to app account ${appAccount} from here: nothing to compare with (a first push)\n`;
   }
   return [
     `changes against ${against}:`,

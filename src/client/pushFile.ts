@@ -32,10 +32,11 @@ export interface PushOptions extends Omit<SyncOptions, "format"> {
   onStep?: (step: "validate" | "compare" | "upload" | "sync") => void;
   /**
    * The account's previous state to compare with before syncing: the file last synced into it
-   * (what `syncfile push` keeps), or null when there is none (a first push). Undefined: no
-   * comparison, and no guard.
+   * (what `syncfile push` keeps), or null when there is none (a first push); or a function that
+   * finds it once the file is known valid (a service's record, say). Undefined: no comparison,
+   * and no guard.
    */
-  against?: string | null;
+  against?: string | null | (() => Promise<string | null>);
   /**
    * The guard: refuse a push that would remove or deactivate more users than this. Default: 500,
    * or 10 % of the previous state's active users when that is fewer, and never fewer than 10;
@@ -121,7 +122,8 @@ async function compareAndUpload(
 ): Promise<PushResult> {
   if (options.against === undefined) return upload(client, path, format, report, options);
   options.onStep?.("compare");
-  const changes = await compare(options.against, path, options.maxDeletes);
+  const previous = typeof options.against === "function" ? await options.against() : options.against;
+  const changes = await compare(previous, path, options.maxDeletes);
   const over = changes.maxDeletes > 0 && changes.deletes > changes.maxDeletes && !options.allowDeletes;
   if (over) return { synced: false, report, changes, stopped: "guard" };
   if (options.dryRun) return { synced: false, report, changes, stopped: "dry-run" };

@@ -192,7 +192,8 @@ describe("syncfile push", () => {
       const before = proxy.requests.length;
       const refused = await syncfile(["push", truncated, "--app-account", "12"], env());
       expect(refused.code).toBe(5);
-      expect(proxy.requests.length).toBe(before);
+      // nothing went up: the one request read the account's syncs (the service's record)
+      expect(proxy.requests.slice(before)).toEqual(["GET /v1.0/appAccounts/12/syncs?limit=100"]);
       expect(refused.stdout).toContain("  users: 0 added, 18 removed, 0 deactivated");
       expect(refused.stderr).toMatch(
         /^syncfile: refused: this push would remove or deactivate 18 users of app account 12, more than --max-deletes 10; nothing was uploaded\nsyncfile: the first of them: (user(1[2-9]|2\d)@example\.com, ){17}user(1[2-9]|2\d)@example\.com\n/,
@@ -209,13 +210,56 @@ describe("syncfile push", () => {
       expect(dry.stdout).toMatch(
         /users taken away: 18 \(--max-deletes 10\)\ndry run: nothing was uploaded\n$/,
       );
-      expect(proxy.requests.length).toBe(before);
+      expect(proxy.requests.slice(before).filter((line) => !line.startsWith("GET "))).toEqual([]);
       const allowed = await syncfile(["push", truncated, "--app-account", "12", "--allow-deletes"], env());
       expect(allowed.code).toBe(0);
       expect(allowed.stdout).toMatch(/synced into app account 12\n {2}12 users/);
       // what was pushed is the next previous state: nothing changes now
       const again = await syncfile(["push", truncated, "--app-account", "12", "--dry-run"], env());
       expect(again.stdout).toContain("users: 0 added, 0 removed, 0 deactivated, 0 reactivated, 0 changed");
+    });
+
+    it("compares with the service's record when the account was synced from elsewhere since", async () => {
+      const here = { SYNCFILE_BASE_URL: proxy.url, SYNCFILE_STATE_DIR: join(work, "here") };
+      const elsewhere = { SYNCFILE_BASE_URL: proxy.url, SYNCFILE_STATE_DIR: join(work, "elsewhere") };
+      expect(
+        (await syncfile(["push", write("forty.json", people(40)), "--app-account", "15"], here)).code,
+      ).toBe(0);
+      // another machine, which never pushed to the account: the service's record is the state
+      const other = await syncfile(
+        ["push", write("thirty.json", people(29)), "--app-account", "15"],
+        elsewhere,
+      );
+      expect(other.code).toBe(5);
+      expect(other.stdout).toMatch(
+        /^changes against the service's record of app account 15 \(sync \d+, file \d+\):\n {2}users: 0 added, 11 removed/,
+      );
+      expect(
+        (
+          await syncfile(
+            ["push", join(work, "thirty.json"), "--app-account", "15", "--allow-deletes"],
+            elsewhere,
+          )
+        ).code,
+      ).toBe(0);
+      // this machine's last push is no longer the account's state: the service's record is
+      const again = await syncfile(
+        ["push", write("thirty-one.json", people(31)), "--app-account", "15", "--dry-run"],
+        here,
+      );
+      expect(again.stdout).toMatch(
+        /^changes against the service's record of app account 15 \(sync \d+, file \d+\):\n {2}users: 2 added, 0 removed/,
+      );
+      // and where it still is, the file kept here is compared with, nothing downloaded
+      const before = proxy.requests.filter((line) => line.includes("/download")).length;
+      const mine = await syncfile(
+        ["push", join(work, "thirty.json"), "--app-account", "15", "--dry-run"],
+        elsewhere,
+      );
+      expect(mine.stdout).toMatch(
+        /^changes against the last push to this account from here:\n {2}users: 0 added, 0 removed/,
+      );
+      expect(proxy.requests.filter((line) => line.includes("/download")).length).toBe(before);
     });
 
     it("prints the changes in JSON with --format json: the local comparison's, and the service's", async () => {
