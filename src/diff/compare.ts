@@ -30,16 +30,36 @@ export function partitionsFor(bytes: number, partitionBytes = PARTITION_BYTES): 
   return Math.max(1, Math.min(4096, Math.ceil(bytes / partitionBytes)));
 }
 
-/**
- * Reads both sides with `read` (each file's normalising pass into its side), then, when both
- * are valid, tells `onChange` each change from OLD to NEW.
- */
-export async function compareFiles(
+/** A file read into its side, and its report. */
+export interface ReadSide {
+  report: Report;
+  side: DiffSide;
+}
+
+/** Reads a file into a new side of `partitions` with `read` (its normalising pass); the side is freed when that fails. */
+export async function readSide(
   partitions: number,
-  read: (side: "old" | "new", writer: DiffSide) => Promise<Report>,
+  read: (writer: DiffSide) => Promise<Report>,
+): Promise<ReadSide> {
+  const side = new DiffSide(partitions);
+  try {
+    return { report: await read(side), side };
+  } catch (error) {
+    side.dispose();
+    throw error;
+  }
+}
+
+/**
+ * When both files are valid, tells `onChange` each change from OLD's side to NEW's; frees
+ * both sides.
+ */
+export function compareSides(
+  { report: oldReport, side: before }: ReadSide,
+  { report: newReport, side: after }: ReadSide,
   onChange: (change: Change) => void,
   ignoreDates: boolean,
-): Promise<DiffResult> {
+): DiffResult {
   const counts = noChanges();
   let deletes = 0;
   const tell = (change: Change) => {
@@ -47,11 +67,8 @@ export async function compareFiles(
     if (takesAway(change)) deletes++;
     onChange(change);
   };
-  const before = new DiffSide(partitions);
-  const after = new DiffSide(partitions);
+  const partitions = before.partitions;
   try {
-    const oldReport = await read("old", before);
-    const newReport = await read("new", after);
     const result = () => ({
       old: oldReport,
       new: newReport,
@@ -60,7 +77,20 @@ export async function compareFiles(
       deletes,
     });
     if (!oldReport.valid || !newReport.valid) return result();
-    for (let p = 0; p < partitions; p++) compareUsers(before.users(p), after.users(p), ignoreDates, tell);
+    for (let p = 0; p < partitions; p++) {
+      // OLD's users in a map; NEW's streamed past it: an unchanged user (its text the same)
+      // leaves both, and only what differs is kept
+      const old = before.users(p);
+      const now = new Map<string, string>();
+      for (const line of after.userLines(p)) {
+        const tab = line.indexOf("\t");
+        const key = line.slice(0, tab);
+        const was = old.get(key);
+        if (was !== undefined && was.length === line.length - tab - 1 && line.endsWith(was)) old.delete(key);
+        else now.set(key, line.slice(tab + 1));
+      }
+      compareUsers(old, now, ignoreDates, tell);
+    }
     compareLicenses(before.licenseMap(), after.licenseMap(), tell);
     // the same licenses in the same order: a license user's line is the same text on both sides
     const sameLicenses = before.licenseNames().join("\n") === after.licenseNames().join("\n");
@@ -77,13 +107,38 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
   readonly #partitions: number;
   /** Users in lines 0 to partitions - 1, license users in the next as many. */
   readonly #lines: PartitionedLines;
-  readonly #licenses: (NormalizedLicense | null)[] = [];
+  #licenses: (NormalizedLicense | null)[] = [];
   /** The active users read. */
   activeUsers = 0;
 
-  constructor(partitions: number) {
+  constructor(partitions: number, lines = new PartitionedLines(2 * partitions)) {
     this.#partitions = partitions;
-    this.#lines = new PartitionedLines(2 * partitions);
+    this.#lines = lines;
+  }
+
+  /** A side read on another thread: what `detach` gave there, and its spill. */
+  static attach(state: SideState, spill: SpillFile | null): DiffSide {
+    const side = new DiffSide(state.partitions, PartitionedLines.attach(state.blocks, state.end, spill));
+    side.#licenses = state.licenses;
+    side.activeUsers = state.activeUsers;
+    return side;
+  }
+
+  get partitions(): number {
+    return this.#partitions;
+  }
+
+  /** What the side holds, to hand to another thread with its spill; the side is not used here afterwards. */
+  detach(): { state: SideState; spill: SpillFile | null } {
+    const { blocks, end, spill } = this.#lines.detach();
+    const state = {
+      partitions: this.#partitions,
+      blocks,
+      end,
+      licenses: this.#licenses,
+      activeUsers: this.activeUsers,
+    };
+    return { state, spill };
   }
 
   user = (value: NormalizedValues["user"]): void => {
@@ -111,6 +166,11 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
     this.#lines.flushAll();
   };
 
+  /** The users of partition `p`, each a line: the email in lower case, a tab, the user as JSON. */
+  userLines(p: number): Generator<string> {
+    return this.#lines.lines(p);
+  }
+
   /** The users of partition `p` as JSON, by email in lower case. */
   users(p: number): Map<string, string> {
     const users = new Map<string, string>();
@@ -137,6 +197,14 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
     };
   }
 
+  /** What a license user's line is compared by: its license's name and its email in lower case (null: no license). */
+  holderKey(line: string): string | null {
+    const indexEnd = line.indexOf("\t");
+    const license = this.#licenses[Number(line.slice(0, indexEnd))]?.name;
+    if (license === undefined) return null;
+    return `${license}\u0000${line.slice(line.indexOf("\t", indexEnd + 1) + 1).toLowerCase()}`;
+  }
+
   /** The licenses by name. */
   licenseMap(): Map<string, NormalizedLicense> {
     const map = new Map<string, NormalizedLicense>();
@@ -157,6 +225,15 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
     fingerprint(email, true);
     return (lastFingerprint.h1 >>> 0) % this.#partitions;
   }
+}
+
+/** A side's records, without its spill: what crosses to another thread. */
+export interface SideState {
+  partitions: number;
+  blocks: number[][];
+  end: number;
+  licenses: (NormalizedLicense | null)[];
+  activeUsers: number;
 }
 
 /**
@@ -201,6 +278,23 @@ export class PartitionedLines {
     for (let p = 0; p < this.#buffers.length; p++) this.#flush(p);
   }
 
+  /** Lines written on another thread: their blocks, the spill's end, and the spill. */
+  static attach(blocks: number[][], end: number, spill: SpillFile | null): PartitionedLines {
+    const lines = new PartitionedLines(blocks.length);
+    blocks.forEach((b, p) => lines.#blocks[p]?.push(...b));
+    lines.#end = end;
+    lines.#file = spill;
+    return lines;
+  }
+
+  /** Every line flushed; the blocks, the end and the spill, which this no longer holds. */
+  detach(): { blocks: number[][]; end: number; spill: SpillFile | null } {
+    this.flushAll();
+    const spill = this.#file;
+    this.#file = null;
+    return { blocks: this.#blocks, end: this.#end, spill };
+  }
+
   *lines(p: number): Generator<string> {
     this.#flush(p);
     const blocks = this.#blocks[p] as number[];
@@ -233,7 +327,7 @@ export class PartitionedLines {
 }
 
 // a partition's lines go to the spill in blocks of about this many bytes
-const BLOCK_BYTES = 64 * 1024;
+const BLOCK_BYTES = 16 * 1024;
 const encoder = new TextEncoder();
 // ignoreBOM: a U+FEFF first is data, not a mark to drop
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -304,32 +398,39 @@ function compareAssignments(
     oldLines = unmatched;
     newLines = added;
   }
-  const keyed = (side: DiffSide, lines: Iterable<string>) => {
-    const found = new Map<string, { license: string; email: string; status: string }>();
-    for (const line of lines) {
-      const { license, email, status } = side.holder(line);
-      if (license !== undefined)
-        found.set(`${license}\u0000${email.toLowerCase()}`, { license, email, status });
-    }
-    return found;
-  };
-  const old = keyed(before, oldLines);
-  const now = keyed(after, newLines);
-  for (const key of sortedKeys(old, now)) {
+  // OLD's by license name and email in any case; NEW's streamed past them, as for users
+  const old = new Map<string, string>();
+  for (const line of oldLines) {
+    const key = before.holderKey(line);
+    if (key !== null) old.set(key, line);
+  }
+  const now = new Map<string, string>();
+  for (const line of newLines) {
+    const key = after.holderKey(line);
+    if (key === null) continue;
     const was = old.get(key);
-    const is = now.get(key);
-    if (!was && is) tell({ kind: "assignment.granted", license: is.license, email: is.email });
-    else if (was && !is) tell({ kind: "assignment.revoked", license: was.license, email: was.email });
-    else if (was && is && was.status !== is.status) {
-      tell({
-        kind: "assignment.changed",
-        license: is.license,
-        email: is.email,
-        from: was.status,
-        to: is.status,
-      });
+    if (was !== undefined && statusOf(was) === statusOf(line)) old.delete(key);
+    else now.set(key, line);
+  }
+  for (const key of sortedKeys(old, now)) {
+    const wasLine = old.get(key);
+    const isLine = now.get(key);
+    const was = wasLine === undefined ? undefined : before.holder(wasLine);
+    const is = isLine === undefined ? undefined : after.holder(isLine);
+    if (!was && is) tell({ kind: "assignment.granted", license: is.license as string, email: is.email });
+    else if (was && !is)
+      tell({ kind: "assignment.revoked", license: was.license as string, email: was.email });
+    else if (was && is) {
+      const license = is.license as string;
+      tell({ kind: "assignment.changed", license, email: is.email, from: was.status, to: is.status });
     }
   }
+}
+
+/** The license status in a license user's line (license index, status, email). */
+function statusOf(line: string): string {
+  const indexEnd = line.indexOf("\t");
+  return line.slice(indexEnd + 1, line.indexOf("\t", indexEnd + 1));
 }
 
 /** The keys whose values differ between the maps (or that one of them lacks), sorted. */

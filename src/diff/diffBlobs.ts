@@ -5,7 +5,7 @@
 import { normalizeBlob } from "../convert/normalizeBlob.js";
 import type { PipeOptions } from "../convert/options.js";
 import type { Change } from "./Change.js";
-import { compareFiles, type DiffResult, partitionsFor } from "./compare.js";
+import { compareSides, type DiffResult, partitionsFor, readSide } from "./compare.js";
 
 /** A file of a diff: its bytes, and how they are read (format, mapping, currency…). */
 export interface DiffBlob {
@@ -14,19 +14,22 @@ export interface DiffBlob {
 }
 
 /** Tells `onChange` each change a sync of `now` would make to an account that holds `old`. */
-export function diffBlobs(
+export async function diffBlobs(
   old: DiffBlob,
   now: DiffBlob,
   onChange: (change: Change) => void,
   options: { ignoreDates?: boolean } = {},
 ): Promise<DiffResult> {
-  return compareFiles(
-    partitionsFor(Math.max(old.blob.size, now.blob.size)),
-    (side, writer) => {
-      const { blob, options: reading } = side === "old" ? old : now;
-      return normalizeBlob(blob, writer, reading);
-    },
-    onChange,
-    options.ignoreDates === true,
-  );
+  const partitions = partitionsFor(Math.max(old.blob.size, now.blob.size));
+  const read = ({ blob, options: reading }: DiffBlob) =>
+    readSide(partitions, (writer) => normalizeBlob(blob, writer, reading));
+  const before = await read(old);
+  let after: Awaited<ReturnType<typeof read>>;
+  try {
+    after = await read(now);
+  } catch (error) {
+    before.side.dispose();
+    throw error;
+  }
+  return compareSides(before, after, onChange, options.ignoreDates === true);
 }

@@ -6,8 +6,10 @@
 import { statSync } from "node:fs";
 import { normalizeFile } from "../convert/convert.js";
 import type { PipeOptions } from "../convert/options.js";
+import { PARALLEL_FROM } from "../pass/runPass.js";
 import type { Change } from "./Change.js";
-import { compareFiles, type DiffResult, partitionsFor } from "./compare.js";
+import { compareSides, type DiffResult, partitionsFor, type ReadSide, readSide } from "./compare.js";
+import { sideThread } from "./sideThread.js";
 
 export { CHANGE_KINDS, type Change, type FieldChange, takesAway } from "./Change.js";
 export type { DiffResult } from "./compare.js";
@@ -26,22 +28,38 @@ export interface DiffOptions {
 
 /**
  * Tells `onChange` each change a sync of the file at `newPath` would make to an account that
- * holds the file at `oldPath`. When either file is invalid nothing is compared: the reports say why.
+ * holds the file at `oldPath`. When either file is invalid nothing is compared: the reports say
+ * why. Large files are read at once, OLD on a worker thread and NEW on this one, when the
+ * built worker and a second CPU are there.
  */
-export function diffFiles(
+export async function diffFiles(
   oldPath: string,
   newPath: string,
   onChange: (change: Change) => void,
   options: DiffOptions = {},
 ): Promise<DiffResult> {
   const size = Math.max(statSync(oldPath).size, statSync(newPath).size);
-  return compareFiles(
-    partitionsFor(size, options.partitionBytes),
-    (side, writer) =>
-      side === "old"
-        ? normalizeFile(oldPath, writer, options.old ?? {})
-        : normalizeFile(newPath, writer, options.new ?? {}),
-    onChange,
-    options.ignoreDates === true,
+  const partitions = partitionsFor(size, options.partitionBytes);
+  const here = (path: string, reading: DiffOptions["old"]) =>
+    readSide(partitions, (writer) => normalizeFile(path, writer, reading ?? {}));
+  const elsewhere = size >= PARALLEL_FROM ? sideThread(oldPath, options.old ?? {}, partitions) : null;
+  const [before, after] = await both(elsewhere ?? here(oldPath, options.old), () =>
+    here(newPath, options.new),
   );
+  return compareSides(before, after, onChange, options.ignoreDates === true);
+}
+
+/**
+ * Both sides: `first` (under way), and `second` started now; when one fails, the other's side
+ * is freed once it is read, and the failure thrown.
+ */
+async function both(
+  first: Promise<ReadSide>,
+  second: () => Promise<ReadSide>,
+): Promise<[ReadSide, ReadSide]> {
+  const [a, b] = await Promise.allSettled([first, second()]);
+  if (a.status === "fulfilled" && b.status === "fulfilled") return [a.value, b.value];
+  if (a.status === "fulfilled") a.value.side.dispose();
+  if (b.status === "fulfilled") b.value.side.dispose();
+  throw (a.status === "rejected" ? a.reason : (b as PromiseRejectedResult).reason) as Error;
 }

@@ -2,7 +2,7 @@
 // payloads): a temporary file, in a folder of its own. A browser build takes spill.browser.ts
 // in place of this module (the sibling convention): there the bytes stay in memory.
 
-import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { removeAtExit } from "../bytes/temporaryFiles.js";
@@ -25,16 +25,30 @@ export function openSpill(prefix: string): SpillFile {
   return new FileSpill(prefix);
 }
 
+/**
+ * Hands `spill` (one openSpill made) over to another thread: its file is closed here but kept;
+ * resolves to the folder `takeSpill` takes it from. The spill is not used here afterwards.
+ */
+export function handOverSpill(spill: SpillFile): string {
+  return (spill as FileSpill).handOver();
+}
+
+/** The spill another thread handed over (`folder`), to read and to close (which deletes it). */
+export function takeSpill(folder: string): SpillFile {
+  return new FileSpill(null, folder);
+}
+
 class FileSpill implements SpillFile {
   readonly #dir: string;
   readonly #kept: () => void;
   #fd: number;
   #end = 0;
 
-  constructor(prefix: string) {
-    this.#dir = mkdtempSync(join(tmpdir(), prefix));
+  constructor(prefix: string | null, folder?: string) {
+    this.#dir = folder ?? mkdtempSync(join(tmpdir(), prefix ?? "syncfile-"));
     try {
-      this.#fd = openSync(join(this.#dir, "spill"), "w+");
+      this.#fd = openSync(join(this.#dir, "spill"), folder === undefined ? "w+" : "r+");
+      if (folder !== undefined) this.#end = fstatSync(this.#fd).size;
     } catch (error) {
       rmSync(this.#dir, { recursive: true, force: true });
       throw error;
@@ -51,6 +65,14 @@ class FileSpill implements SpillFile {
 
   read(into: Uint8Array, offset: number, length: number, position: number): number {
     return readSync(this.#fd, into, offset, length, position);
+  }
+
+  /** Closes the file but keeps it, and no longer removes it at exit; resolves to its folder. */
+  handOver(): string {
+    if (this.#fd !== -1) closeSync(this.#fd);
+    this.#fd = -1;
+    this.#kept();
+    return this.#dir;
   }
 
   close(): void {

@@ -129,6 +129,37 @@ describe("syncfile diff", () => {
   });
 });
 
+describe("a diff of large files", () => {
+  it("reads OLD on a worker thread while NEW is read here, and tells the same changes", async () => {
+    // past 8 MB each: the built CLI reads OLD on its worker thread
+    const users = (day: number) =>
+      Array.from({ length: 60_000 }, (_, i) => ({
+        email: `person.${i}@example.com`,
+        firstName: `Name ${i} ${"x".repeat(60)}`,
+        status: (i + day) % 7 === 0 ? "deleted" : "active",
+        ...(i % 5 === day ? {} : { lastUsedDate: `2024-0${1 + ((i + day) % 9)}-1${day}` }),
+      }));
+    const doc = (day: number) => {
+      const listed = users(day).filter((_, i) => (i + day) % 13 !== 0);
+      const pro = listed.filter((_, i) => i % (3 + day) === 0).map((u) => ({ email: u.email }));
+      return { users: listed, licenses: [{ name: "Pro", users: pro }] };
+    };
+    const oldPath = file("large-old.json", doc(1));
+    const newPath = file("large-new.json", doc(2));
+    const cli = await runCli(["diff", oldPath, newPath, "--format", "json"]);
+    expect(cli.code).toBe(1);
+    const told: string[] = [];
+    await diffFiles(oldPath, newPath, (change) => told.push(JSON.stringify(change))); // from src: one thread
+    expect(told.length).toBeGreaterThan(1000);
+    expect(cli.stdout).toBe(`${told.join("\n")}\n`);
+    // an OLD that is no data file: its report, as with one thread
+    const broken = file("large-broken.json", `${JSON.stringify(doc(1)).slice(0, -20)}`);
+    const refused = await runCli(["diff", broken, newPath]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain("json.syntax");
+  });
+});
+
 describe("the partitions of a diff", () => {
   it("give the changes one partition gives, however many there are", async () => {
     await fc.assert(
