@@ -60,45 +60,71 @@ export function compareSides(
   onChange: (change: Change) => void,
   ignoreDates: boolean,
 ): DiffResult {
-  const counts = noChanges();
-  let deletes = 0;
-  const tell = (change: Change) => {
-    counts[change.kind]++;
-    if (takesAway(change)) deletes++;
-    onChange(change);
-  };
-  const partitions = before.partitions;
+  const tally = new Tally(onChange);
   try {
-    const result = () => ({
+    if (oldReport.valid && newReport.valid) {
+      for (const _ of changesOf(before, after, ignoreDates, tally.tell));
+    }
+    return {
       old: oldReport,
       new: newReport,
-      counts,
+      counts: tally.counts,
       oldActiveUsers: before.activeUsers,
-      deletes,
-    });
-    if (!oldReport.valid || !newReport.valid) return result();
-    for (let p = 0; p < partitions; p++) {
-      // OLD's users in a map; NEW's streamed past it: an unchanged user (its text the same)
-      // leaves both, and only what differs is kept
-      const old = before.users(p);
-      const now = new Map<string, string>();
-      for (const line of after.userLines(p)) {
-        const tab = line.indexOf("\t");
-        const key = line.slice(0, tab);
-        const was = old.get(key);
-        if (was !== undefined && was.length === line.length - tab - 1 && line.endsWith(was)) old.delete(key);
-        else now.set(key, line.slice(tab + 1));
-      }
-      compareUsers(old, now, ignoreDates, tell);
-    }
-    compareLicenses(before.licenseMap(), after.licenseMap(), tell);
-    // the same licenses in the same order: a license user's line is the same text on both sides
-    const sameLicenses = before.licenseNames().join("\n") === after.licenseNames().join("\n");
-    for (let p = 0; p < partitions; p++) compareAssignments(before, after, p, sameLicenses, tell);
-    return result();
+      deletes: tally.deletes,
+    };
   } finally {
     before.dispose();
     after.dispose();
+  }
+}
+
+/** Counts the changes told, and the users taken away, on their way to `onChange`. */
+export class Tally {
+  readonly counts = noChanges();
+  deletes = 0;
+
+  constructor(readonly onChange: (change: Change) => void) {}
+
+  readonly tell = (change: Change): void => {
+    this.counts[change.kind]++;
+    if (takesAway(change)) this.deletes++;
+    this.onChange(change);
+  };
+}
+
+/**
+ * Tells `tell` each change from `before` to `after`, in order, a step at a time: each
+ * partition's users, the licenses, each partition's license users. Iterate it to the end; a
+ * caller that must not hold its thread for long (the server) can yield between steps.
+ */
+export function* changesOf(
+  before: DiffSide,
+  after: DiffSide,
+  ignoreDates: boolean,
+  tell: (change: Change) => void,
+): Generator<void> {
+  const partitions = before.partitions;
+  for (let p = 0; p < partitions; p++) {
+    // OLD's users in a map; NEW's streamed past it: an unchanged user (its text the same)
+    // leaves both, and only what differs is kept
+    const old = before.users(p);
+    const now = new Map<string, string>();
+    for (const line of after.userLines(p)) {
+      const tab = line.indexOf("\t");
+      const key = line.slice(0, tab);
+      const was = old.get(key);
+      if (was !== undefined && was.length === line.length - tab - 1 && line.endsWith(was)) old.delete(key);
+      else now.set(key, line.slice(tab + 1));
+    }
+    compareUsers(old, now, ignoreDates, tell);
+    yield;
+  }
+  compareLicenses(before.licenseMap(), after.licenseMap(), tell);
+  // the same licenses in the same order: a license user's line is the same text on both sides
+  const sameLicenses = before.licenseNames().join("\n") === after.licenseNames().join("\n");
+  for (let p = 0; p < partitions; p++) {
+    compareAssignments(before, after, p, sameLicenses, tell);
+    yield;
   }
 }
 
@@ -281,7 +307,7 @@ export class PartitionedLines {
   /** Lines written on another thread: their blocks, the spill's end, and the spill. */
   static attach(blocks: number[][], end: number, spill: SpillFile | null): PartitionedLines {
     const lines = new PartitionedLines(blocks.length);
-    blocks.forEach((b, p) => lines.#blocks[p]?.push(...b));
+    for (const [p, b] of blocks.entries()) lines.#blocks[p]?.push(...b);
     lines.#end = end;
     lines.#file = spill;
     return lines;

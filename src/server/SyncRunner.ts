@@ -6,7 +6,10 @@
 // with the account's state (the history keeps what it changed), and the guard refuses one that
 // would take away more users than the server's maxDeletes, unless the caller allows it.
 
+import { setImmediate } from "node:timers/promises";
 import { normalize } from "../convert/convert.js";
+import { type Change, noChanges, takesAway } from "../diff/Change.js";
+import { changesOf, DiffSide, partitionsFor, Tally } from "../diff/compare.js";
 import type { SyncChanges, SyncSummary } from "../http/operations.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { RateTable } from "../model/money.js";
@@ -22,6 +25,11 @@ export interface CurrencyOptions {
   sourceCurrency: string;
   rates?: RateTable;
 }
+
+/** The users a refusal of the guard names. */
+const NAMED_DELETES = 20;
+/** The changes stored a statement. */
+const CHANGES_A_STATEMENT = 2000;
 
 /** How a sync went. */
 export type SyncOutcome =
@@ -74,7 +82,9 @@ export class SyncRunner {
     const { syncId } = lock;
     let collector: RowCollector | null = null;
     try {
-      collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency));
+      // the file's records go to the rows to load, and to the side its comparison reads
+      const side = new DiffSide(partitionsFor(size));
+      collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency), side);
       const { displayCurrency, sourceCurrency, rates } = this.#currency;
       const report = await normalize(await this.#blobs.read(file.path, file.pin), collector, {
         format,
@@ -92,7 +102,7 @@ export class SyncRunner {
         return { outcome: "invalid", report };
       }
       await this.#syncs.load(collector.rows);
-      const { takenAway, ...changes } = await this.#syncs.compare(syncId, appAccount);
+      const { takenAway, ...changes } = await this.#compare(syncId, appAccount, collector);
       const maxDeletes = this.#maxDeletes;
       if (maxDeletes > 0 && changes.deletes > maxDeletes && !allowDeletes) {
         await this.#syncs.end(syncId, "refused");
@@ -119,7 +129,60 @@ export class SyncRunner {
       throw error;
     } finally {
       collector?.rows.dispose();
+      collector?.side.dispose();
       await this.#syncs.release(syncId).catch(() => {});
+    }
+  }
+
+  /**
+   * What sync `syncId` (loaded, not applied) changes in `appAccount`'s state: the records of
+   * the sync that made it, read back from the database, compared with the file's as `syncfile
+   * diff` compares two files; the changes stored a batch at a time, the thread given back
+   * between steps (requests are answered meanwhile). An account's first sync adds all it holds.
+   */
+  async #compare(
+    syncId: number,
+    appAccount: number,
+    collector: RowCollector,
+  ): Promise<SyncChanges & { takenAway: string[] }> {
+    const previous = await this.#syncs.currentSync(appAccount);
+    if (previous === null) {
+      const counts = noChanges();
+      counts["user.added"] = collector.rows.users;
+      counts["license.added"] = collector.rows.licenses;
+      counts["assignment.granted"] = collector.rows.licenseUsers;
+      const changes = { previousSync: null, counts, deletes: 0 };
+      await this.#syncs.recordChanges(syncId, appAccount, changes);
+      return { ...changes, takenAway: [] };
+    }
+    const before = new DiffSide(collector.side.partitions);
+    try {
+      await this.#syncs.readState(previous, before);
+      const takenAway: string[] = [];
+      let batch: Change[] = [];
+      let stored = 0;
+      const tally = new Tally((change) => {
+        batch.push(change);
+        if (takesAway(change) && takenAway.length < NAMED_DELETES) takenAway.push(change.email);
+      });
+      const store = async () => {
+        for (let i = 0; i < batch.length; i += CHANGES_A_STATEMENT) {
+          const some = batch.slice(i, i + CHANGES_A_STATEMENT);
+          await this.#syncs.addChanges(syncId, stored, some);
+          stored += some.length;
+        }
+        batch = [];
+      };
+      for (const _ of changesOf(before, collector.side, false, tally.tell)) {
+        await store();
+        await setImmediate();
+      }
+      await store();
+      const changes = { previousSync: previous, counts: tally.counts, deletes: tally.deletes };
+      await this.#syncs.recordChanges(syncId, appAccount, changes);
+      return { ...changes, takenAway };
+    } finally {
+      before.dispose();
     }
   }
 }
@@ -134,17 +197,23 @@ class RowCollector implements DocumentWriter<NormalizedValues> {
   activeUsers = 0;
   readonly #perLicense = new Map<number, number>();
 
-  constructor(readonly rows: SyncRows) {}
+  constructor(
+    readonly rows: SyncRows,
+    /** The file's side of the comparison with the account's state. */
+    readonly side: DiffSide,
+  ) {}
 
   user(u: NormalizedValues["user"]): void {
     if (notAnObject(u)) return;
     if (u.status === "active") this.activeUsers++;
     this.rows.user(u);
+    this.side.user(u);
   }
 
   license(index: number, l: NormalizedValues["license"]): void {
     if (notAnObject(l)) return;
     this.rows.license(index, l);
+    this.side.license(index, l);
   }
 
   licenseUser(licenseIndex: number, holder: NormalizedValues["licenseUser"]): void {
@@ -152,9 +221,12 @@ class RowCollector implements DocumentWriter<NormalizedValues> {
     const index = this.#perLicense.get(licenseIndex) ?? 0;
     this.#perLicense.set(licenseIndex, index + 1);
     this.rows.licenseUser(licenseIndex, index, holder);
+    this.side.licenseUser(licenseIndex, holder);
   }
 
-  end(): void {}
+  end(): void {
+    this.side.end();
+  }
 }
 
 function notAnObject<T extends object>(value: T | NotAnObject): value is NotAnObject {

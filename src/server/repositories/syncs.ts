@@ -4,8 +4,15 @@
 // as it was. One sync at a time: a lock row naming the holding process, dropped at the next
 // start when its server died.
 
-import type { SyncSummary } from "../../http/operations.js";
-import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import type { Change } from "../../diff/Change.js";
+import type { SyncChanges, SyncSummary } from "../../http/operations.js";
+import type { DocumentWriter } from "../../model/DocumentWriter.js";
+import type {
+  NormalizedLicense,
+  NormalizedLicenseUser,
+  NormalizedUser,
+  NormalizedValues,
+} from "../../model/normalize.js";
 import { SpillList } from "../../spill/SpillList.js";
 import {
   ACCOUNT_LICENSE_USERS,
@@ -14,9 +21,9 @@ import {
   ACCOUNT_USERS,
   type Cell,
 } from "./_accountTables.js";
-import { recordChanges } from "./_changes.js";
+import { addChanges, forgetChanges, readState, recordChanges } from "./_changes.js";
 import { processAlive, type Queryable, type Sql } from "./Database.js";
-import type { ComparedSync, SyncEnd, SyncRows, SyncsRepository } from "./types.js";
+import type { SyncEnd, SyncRows, SyncsRepository } from "./types.js";
 
 const BATCH = 2000;
 // a sync's rows are deleted at once up to this many, and past it a table's pages this many at a time
@@ -81,12 +88,24 @@ export class SqlSyncsRepository implements SyncsRepository {
     );
   }
 
-  async compare(syncId: number, appAccount: number): Promise<ComparedSync> {
+  async currentSync(appAccount: number): Promise<number | null> {
     const { rows } = await this.db.query<{ current_sync: number | null }>(
       "SELECT current_sync FROM app_accounts WHERE id = $1",
       [appAccount],
     );
-    return recordChanges(this.db, appAccount, rows[0]?.current_sync ?? null, syncId);
+    return rows[0]?.current_sync ?? null;
+  }
+
+  readState(syncId: number, writer: DocumentWriter<NormalizedValues>): Promise<void> {
+    return readState(this.db, syncId, writer);
+  }
+
+  addChanges(syncId: number, first: number, changes: readonly Change[]): Promise<void> {
+    return addChanges(this.db, syncId, first, changes);
+  }
+
+  recordChanges(syncId: number, appAccount: number, changes: SyncChanges): Promise<void> {
+    return recordChanges(this.db, syncId, appAccount, changes);
   }
 
   async apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void> {
@@ -119,8 +138,8 @@ export class SqlSyncsRepository implements SyncsRepository {
   }
 
   async #forgetChanges(syncId: number): Promise<void> {
-    await this.db.query("DELETE FROM sync_changes WHERE sync_id = $1", [syncId]);
     await this.db.query("UPDATE syncs SET changes = NULL, changes_kept = false WHERE id = $1", [syncId]);
+    await forgetChanges(this.db, syncId);
   }
 
   async release(syncId: number): Promise<void> {

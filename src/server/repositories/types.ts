@@ -13,7 +13,13 @@ import type {
   SyncSummary,
 } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
-import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import type { DocumentWriter } from "../../model/DocumentWriter.js";
+import type {
+  NormalizedLicense,
+  NormalizedLicenseUser,
+  NormalizedUser,
+  NormalizedValues,
+} from "../../model/normalize.js";
 import type { Seed, SeedApplication } from "../seed.js";
 
 /** An upload received by the storage. */
@@ -68,9 +74,6 @@ export interface SyncRows {
 /** How a sync ended, when it did not make the account's new state (refused: by the guard; its changes are kept). */
 export type SyncEnd = "invalid" | "rejected" | "failed" | "refused";
 
-/** What a sync changes, and the first users it takes away (to name in a refusal). */
-export type ComparedSync = SyncChanges & { takenAway: string[] };
-
 /** The syncs, their one-at-a-time lock, and the account tables they fill. */
 export interface SyncsRepository {
   /**
@@ -87,11 +90,20 @@ export interface SyncsRepository {
   rows(syncId: number, currency: string): SyncRows;
   /** Loads the rows of `rows`' sync, not yet visible. */
   load(rows: SyncRows): Promise<void>;
+  /** The sync that made `appAccount`'s state, or null (never synced). */
+  currentSync(appAccount: number): Promise<number | null>;
   /**
-   * Finds and keeps what sync `syncId` (loaded, not applied) changes in `appAccount`'s state
-   * (the history's changes); the account's state cannot change meanwhile (the lock).
+   * Hands the records of sync `syncId` to `writer` as the normalising pass would (users,
+   * licenses, license users, each in its order), a page at a time.
    */
-  compare(syncId: number, appAccount: number): Promise<ComparedSync>;
+  readState(syncId: number, writer: DocumentWriter<NormalizedValues>): Promise<void>;
+  /** Stores changes of sync `syncId`, numbered from `first` + 1. */
+  addChanges(syncId: number, first: number, changes: readonly Change[]): Promise<void>;
+  /**
+   * Records what sync `syncId` changed in `appAccount` (its changes stored before); only the
+   * account's last KEPT_CHANGES compared syncs keep their changes.
+   */
+  recordChanges(syncId: number, appAccount: number, changes: SyncChanges): Promise<void>;
   /** Makes sync `syncId` the account's state in one transaction, then drops the state before. */
   apply(syncId: number, appAccount: number, summary: SyncSummary): Promise<void>;
   /** Marks sync `syncId` as ended without effect, and drops whatever rows it loaded. */
