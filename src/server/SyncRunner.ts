@@ -16,7 +16,13 @@ import type { RateTable } from "../model/money.js";
 import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
 import { parallelFor } from "../pass/runPass.js";
 import type { Report } from "../report/Report.js";
-import type { FilesRepository, SyncRows, SyncsRepository } from "./repositories/types.js";
+import type {
+  CurrentSync,
+  FilesRepository,
+  StoredFile,
+  SyncRows,
+  SyncsRepository,
+} from "./repositories/types.js";
 import type { ObjectStore } from "./storage/types.js";
 
 /** How prices are read and shown by this server. */
@@ -86,17 +92,7 @@ export class SyncRunner {
       const side = new DiffSide(partitionsFor(size));
       collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency), side);
       const { displayCurrency, sourceCurrency, rates } = this.#currency;
-      const report = await normalize(await this.#blobs.read(file.path, file.pin), collector, {
-        format,
-        file: file.path,
-        // the service reads its own layout only: an export is read through a profile or a
-        // mapping on the client (push, the page), which uploads the JSON it makes
-        ...(format === "csv" ? { profile: "none" } : {}),
-        parallel: parallelFor("auto", size), // a large CSV is parsed on a worker thread
-        displayCurrency,
-        sourceCurrency,
-        ...(rates ? { rates } : {}),
-      });
+      const report = await this.#normalize(file, format, size, collector);
       if (!report.valid) {
         await this.#syncs.end(syncId, "invalid");
         return { outcome: "invalid", report };
@@ -134,11 +130,59 @@ export class SyncRunner {
     }
   }
 
+  /** The normalising pass over the stored `file` (`size` bytes) into `writer`. */
+  async #normalize(
+    file: StoredFile,
+    format: "json" | "csv",
+    size: number,
+    writer: DocumentWriter<NormalizedValues>,
+  ): Promise<Report> {
+    const { displayCurrency, sourceCurrency, rates } = this.#currency;
+    return normalize(await this.#blobs.read(file.path, file.pin), writer, {
+      format,
+      file: file.path,
+      // the service reads its own layout only: an export is read through a profile or a
+      // mapping on the client (push, the page), which uploads the JSON it makes
+      ...(format === "csv" ? { profile: "none" } : {}),
+      parallel: parallelFor("auto", size), // a large CSV is parsed on a worker thread
+      displayCurrency,
+      sourceCurrency,
+      ...(rates ? { rates } : {}),
+    });
+  }
+
   /**
-   * What sync `syncId` (loaded, not applied) changes in `appAccount`'s state: the records of
-   * the sync that made it, read back from the database, compared with the file's as `syncfile
-   * diff` compares two files; the changes stored a batch at a time, the thread given back
-   * between steps (requests are answered meanwhile). An account's first sync adds all it holds.
+   * The account's state read into a side: the file of the sync that made it, read again from
+   * the storage (a pass over a file is faster than reading millions of rows back), or, when
+   * its bytes are gone, its rows read back from the database a page at a time.
+   */
+  async #readState(previous: CurrentSync, partitions: number): Promise<DiffSide> {
+    const file = await this.#files.file(previous.fileId);
+    const size = file ? await this.#blobs.size(file.path, file.pin) : null;
+    if (file && size !== null) {
+      const side = new DiffSide(partitions);
+      try {
+        if ((await this.#normalize(file, previous.format, size, side)).valid) return side;
+      } catch {
+        // the stored file cannot be read now: its rows can
+      }
+      side.dispose();
+    }
+    const side = new DiffSide(partitions);
+    try {
+      await this.#syncs.readState(previous.syncId, side);
+      return side;
+    } catch (error) {
+      side.dispose();
+      throw error;
+    }
+  }
+
+  /**
+   * What sync `syncId` (loaded, not applied) changes in `appAccount`'s state, compared with
+   * the file's records as `syncfile diff` compares two files; the changes stored a batch at a
+   * time, the thread given back between steps (requests are answered meanwhile). An account's
+   * first sync adds all it holds.
    */
   async #compare(
     syncId: number,
@@ -155,9 +199,8 @@ export class SyncRunner {
       await this.#syncs.recordChanges(syncId, appAccount, changes);
       return { ...changes, takenAway: [] };
     }
-    const before = new DiffSide(collector.side.partitions);
+    const before = await this.#readState(previous, collector.side.partitions);
     try {
-      await this.#syncs.readState(previous, before);
       const takenAway: string[] = [];
       let batch: Change[] = [];
       let stored = 0;
@@ -178,7 +221,7 @@ export class SyncRunner {
         await setImmediate();
       }
       await store();
-      const changes = { previousSync: previous, counts: tally.counts, deletes: tally.deletes };
+      const changes = { previousSync: previous.syncId, counts: tally.counts, deletes: tally.deletes };
       await this.#syncs.recordChanges(syncId, appAccount, changes);
       return { ...changes, takenAway };
     } finally {

@@ -72,6 +72,7 @@ export async function readState(
       0,
     );
   }
+  // the whole key in the comparison: the primary key's index goes to the page's start
   for (let license = -1, after = -1; ; ) {
     const { rows } = await db.query<{
       license_idx: number;
@@ -80,7 +81,7 @@ export async function readState(
       license_status: string;
     }>(
       `SELECT license_idx, idx, email, license_status FROM account_license_users
-       WHERE sync_id = $1 AND (license_idx, idx) > ($2, $3) ORDER BY license_idx, idx LIMIT ${PAGE}`,
+       WHERE sync_id = $1 AND (sync_id, license_idx, idx) > ($1, $2, $3) ORDER BY license_idx, idx LIMIT ${PAGE}`,
       [syncId, license, after],
     );
     for (const h of rows) {

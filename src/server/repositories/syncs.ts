@@ -23,7 +23,7 @@ import {
 } from "./_accountTables.js";
 import { addChanges, forgetChanges, readState, recordChanges } from "./_changes.js";
 import { processAlive, type Queryable, type Sql } from "./Database.js";
-import type { SyncEnd, SyncRows, SyncsRepository } from "./types.js";
+import type { CurrentSync, SyncEnd, SyncRows, SyncsRepository } from "./types.js";
 
 const BATCH = 2000;
 // a sync's rows are deleted at once up to this many, and past it a table's pages this many at a time
@@ -88,12 +88,13 @@ export class SqlSyncsRepository implements SyncsRepository {
     );
   }
 
-  async currentSync(appAccount: number): Promise<number | null> {
-    const { rows } = await this.db.query<{ current_sync: number | null }>(
-      "SELECT current_sync FROM app_accounts WHERE id = $1",
+  async currentSync(appAccount: number): Promise<CurrentSync | null> {
+    const { rows } = await this.db.query<{ id: number; file_id: number; format: "json" | "csv" }>(
+      "SELECT s.id, s.file_id, s.format FROM app_accounts a JOIN syncs s ON s.id = a.current_sync WHERE a.id = $1",
       [appAccount],
     );
-    return rows[0]?.current_sync ?? null;
+    const sync = rows[0];
+    return sync ? { syncId: sync.id, fileId: sync.file_id, format: sync.format } : null;
   }
 
   readState(syncId: number, writer: DocumentWriter<NormalizedValues>): Promise<void> {

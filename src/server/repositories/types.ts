@@ -71,6 +71,13 @@ export interface SyncRows {
   dispose(): void;
 }
 
+/** The sync that made an account's state: its id, and the file it synced. */
+export interface CurrentSync {
+  syncId: number;
+  fileId: number;
+  format: "json" | "csv";
+}
+
 /** How a sync ended, when it did not make the account's new state (refused: by the guard; its changes are kept). */
 export type SyncEnd = "invalid" | "rejected" | "failed" | "refused";
 
@@ -91,7 +98,7 @@ export interface SyncsRepository {
   /** Loads the rows of `rows`' sync, not yet visible. */
   load(rows: SyncRows): Promise<void>;
   /** The sync that made `appAccount`'s state, or null (never synced). */
-  currentSync(appAccount: number): Promise<number | null>;
+  currentSync(appAccount: number): Promise<CurrentSync | null>;
   /**
    * Hands the records of sync `syncId` to `writer` as the normalising pass would (users,
    * licenses, license users, each in its order), a page at a time.
