@@ -11,7 +11,15 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type Change, diffFiles } from "../../src/diff/diffFiles.js";
 import { CHANGES, NEW, OLD } from "../support/changes.js";
 import { serialize } from "../support/jsonAst.js";
-import { call, removeDataDirs, startServer, upload } from "../support/server.js";
+import {
+  call,
+  dataDir,
+  removeDataDirs,
+  removeObject,
+  startServer,
+  upload,
+  uploadFile,
+} from "../support/server.js";
 import { modelAst, validModelArb } from "../support/validDocument.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-history-"));
@@ -54,7 +62,8 @@ const users = (n: number) => ({
 });
 
 describe("an app account's history", async () => {
-  const server = await startServer();
+  const data = await dataDir();
+  const server = await startServer({ dataDir: data });
   const base = server.url;
   afterAll(() => server.close());
 
@@ -134,6 +143,18 @@ describe("an app account's history", async () => {
       }),
       { numRuns: 15, seed: 33 },
     );
+  });
+
+  it("reads the account's state back from the database when the file that made it is gone from storage", async () => {
+    const { id: idFile, filePath } = await uploadFile(base, "old.json", JSON.stringify(OLD));
+    const first = await call(base, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 11 },
+    });
+    expect(first.status).toBe(200);
+    await removeObject(base, data, filePath);
+    const second = await sync(base, 11, NEW);
+    expect(second.status).toBe(200);
+    expect(await allChanges(base, 11, second.body.idSync as number)).toEqual(CHANGES);
   });
 
   it("pages through the syncs newest first with the cursor each page gives", async () => {
