@@ -193,7 +193,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       return EXIT.invalid;
     }
     const { file: uploaded, summary } = outcome;
-    if (flags.compare) await writeFile(`${state}.synced.json`, JSON.stringify({ idFile: uploaded.id }));
+    await writeFile(`${state}.synced.json`, JSON.stringify({ idFile: uploaded.id }));
     writeOut(
       process.stdout,
       flags.format === "json"

@@ -120,20 +120,23 @@ async function compareAndUpload(
   report: Report,
   options: PushOptions,
 ): Promise<PushResult> {
-  if (options.against === undefined) return upload(client, path, format, report, options);
-  options.onStep?.("compare");
-  const previous = typeof options.against === "function" ? await options.against() : options.against;
-  const changes = await compare(previous, path, options.maxDeletes);
-  const over = changes.maxDeletes > 0 && changes.deletes > changes.maxDeletes && !options.allowDeletes;
-  if (over) return { synced: false, report, changes, stopped: "guard" };
-  if (options.dryRun) return { synced: false, report, changes, stopped: "dry-run" };
+  let changes: PushChanges | undefined;
+  if (options.against !== undefined) {
+    options.onStep?.("compare");
+    const previous = typeof options.against === "function" ? await options.against() : options.against;
+    changes = await compare(previous, path, options.maxDeletes);
+    const over = changes.maxDeletes > 0 && changes.deletes > changes.maxDeletes && !options.allowDeletes;
+    if (over) return { synced: false, report, changes, stopped: "guard" };
+  }
+  if (options.dryRun) return { synced: false, report, ...(changes ? { changes } : {}), stopped: "dry-run" };
   const done = await upload(client, path, format, report, options);
+  // kept as the next push's previous state, compared or not
   if (done.synced && options.saveAs) {
     await mkdir(dirname(options.saveAs), { recursive: true });
     await replaceFile(`${options.saveAs}.${format}`, (temporary) => copyFile(path, temporary));
     await rm(`${options.saveAs}.${format === "json" ? "csv" : "json"}`, { force: true });
   }
-  return { ...done, changes };
+  return changes ? { ...done, changes } : done;
 }
 
 /** What a sync of `path` changes against `previous` (null: none, a first push). */

@@ -262,6 +262,28 @@ describe("syncfile push", () => {
       expect(proxy.requests.filter((line) => line.includes("/download")).length).toBe(before);
     });
 
+    it("keeps what --no-compare pushed as the next push's previous state; --dry-run alone uploads nothing", async () => {
+      const to = { SYNCFILE_BASE_URL: proxy.url, SYNCFILE_STATE_DIR: join(work, "unguarded") };
+      const before = proxy.requests.length;
+      const dry = await syncfile(
+        ["push", write("five.json", people(5)), "--app-account", "16", "--no-compare", "--dry-run"],
+        to,
+      );
+      expect(dry.code).toBe(0);
+      expect(dry.stdout).toBe("dry run: nothing was uploaded\n");
+      expect(proxy.requests.length).toBe(before);
+      expect(
+        (await syncfile(["push", join(work, "five.json"), "--app-account", "16", "--no-compare"], to)).code,
+      ).toBe(0);
+      const next = await syncfile(
+        ["push", write("four.json", people(4)), "--app-account", "16", "--dry-run"],
+        to,
+      );
+      expect(next.stdout).toMatch(
+        /^changes against the last push to this account from here:\n {2}users: 0 added, 1 removed/,
+      );
+    });
+
     it("prints the changes in JSON with --format json: the local comparison's, and the service's", async () => {
       const json = async (args: string[]) => {
         const r = await syncfile([...args, "--app-account", "14", "--format", "json"], env());
