@@ -91,7 +91,7 @@ export class SyncRunner {
       // the file's records go to the rows to load, and to the side its comparison reads
       const side = new DiffSide(partitionsFor(size));
       collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency), side);
-      const { displayCurrency, sourceCurrency, rates } = this.#currency;
+      const { displayCurrency } = this.#currency;
       const report = await this.#normalize(file, format, size, collector);
       if (!report.valid) {
         await this.#syncs.end(syncId, "invalid");

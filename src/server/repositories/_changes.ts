@@ -1,8 +1,8 @@
-// What a sync changed, as the database keeps it: the records of the sync that made an account's
-// state, read back a page at a time (each a short statement: the embedded database runs one
-// statement at a time, and the server answers meanwhile) for SyncRunner to compare with the
-// file it syncs (the comparison of `syncfile diff`); and the changes it found, stored in
-// batches, numbered in the order it told them.
+// What a sync changed, as the database keeps it: the changes SyncRunner found (with `syncfile
+// diff`'s comparison), stored in batches and numbered in the order it told them, and forgotten
+// a range at a time; and the records of the sync that made an account's state, read back a page
+// at a time (each a short statement: the embedded database runs one at a time, and the server
+// answers meanwhile), for a comparison whose file is gone from storage.
 
 import type { Change } from "../../diff/Change.js";
 import { KEPT_CHANGES, type SyncChanges } from "../../http/operations.js";
