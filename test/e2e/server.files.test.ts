@@ -132,18 +132,24 @@ describe("an upload URL after its file is registered", () => {
 });
 
 describe("a data directory or database of an earlier release", () => {
-  it("gains the files' pin column when the server starts on it, and registers and syncs", async () => {
+  it("gains the files' pin column and the sync history when the server starts on it, and registers and syncs", async () => {
     const dir = await dataDir();
     const database = BACKEND === "postgres" ? await createTestDatabase() : undefined;
     const where = database ? { dataDir: dir, database } : { dataDir: dir };
-    // the tables as an earlier release left them: no pin column (and, on PostgreSQL, no migration 3)
+    // the tables as an earlier release left them: no pin column, no sync history (and, on
+    // PostgreSQL, no migration 3 or 4)
     await (await startServer(where)).close();
+    const earlier = [
+      "ALTER TABLE files DROP COLUMN object_pin",
+      "DROP TABLE sync_changes",
+      "ALTER TABLE syncs DROP COLUMN previous_sync, DROP COLUMN changes, DROP COLUMN changes_kept",
+    ];
     if (database) {
-      await queryDatabase(database, "ALTER TABLE files DROP COLUMN object_pin");
-      await queryDatabase(database, "DELETE FROM syncfile_migrations WHERE version = 3");
+      for (const sql of earlier) await queryDatabase(database, sql);
+      await queryDatabase(database, "DELETE FROM syncfile_migrations WHERE version >= 3");
     } else {
       const db = await Database.open(dir);
-      await db.query("ALTER TABLE files DROP COLUMN object_pin");
+      for (const sql of earlier) await db.query(sql);
       await db.close();
     }
     const upgraded = await startServer(where);
@@ -153,6 +159,8 @@ describe("a data directory or database of an earlier release", () => {
         json: { idFile, idAppAccount: 3 },
       });
       expect(sync.status, sync.text).toBe(200);
+      const history = await call(upgraded.url, "GET", "/v1.0/appAccounts/3/syncs");
+      expect(history.body.syncs).toMatchObject([{ state: "applied", current: true }]);
     } finally {
       await upgraded.close();
     }
