@@ -90,3 +90,27 @@ export const ACCOUNT_LICENSE_USERS = new AccountTable<NormalizedLicenseUser>("ac
 
 /** Every table a sync fills. */
 export const ACCOUNT_TABLES = [ACCOUNT_USERS, ACCOUNT_LICENSES, ACCOUNT_LICENSE_USERS] as const;
+
+/** An account user as the queries read it (its date as text). */
+export interface UserRow {
+  email: string;
+  external_id: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  external_status: string | null;
+  roles: string[] | null;
+  last_used_date: string | null;
+}
+
+/** The user's email and the fields it has, as the interface names them. */
+export function userFields(u: UserRow) {
+  return {
+    email: u.email,
+    ...(u.external_id !== null ? { id: u.external_id } : {}),
+    ...(u.first_name !== null ? { firstName: u.first_name } : {}),
+    ...(u.last_name !== null ? { lastName: u.last_name } : {}),
+    ...(u.external_status !== null ? { externalStatus: u.external_status } : {}),
+    ...(u.roles !== null ? { roles: u.roles } : {}),
+    ...(u.last_used_date !== null ? { lastUsedDate: u.last_used_date } : {}),
+  };
+}

@@ -8,6 +8,7 @@ import type { Change } from "../../diff/Change.js";
 import { KEPT_CHANGES, type SyncChanges } from "../../http/operations.js";
 import type { DocumentWriter } from "../../model/DocumentWriter.js";
 import { type NormalizedValues, normalizeUser } from "../../model/normalize.js";
+import { type UserRow, userFields } from "./_accountTables.js";
 import type { Queryable } from "./Database.js";
 
 /** The rows of a page of the state read back. */
@@ -20,34 +21,13 @@ export async function readState(
   writer: DocumentWriter<NormalizedValues>,
 ): Promise<void> {
   for (let after = -1; ; ) {
-    const { rows } = await db.query<{
-      idx: number;
-      email: string;
-      external_id: string | null;
-      first_name: string | null;
-      last_name: string | null;
-      status: string;
-      external_status: string | null;
-      roles: string[] | null;
-      last_used_date: string | null;
-    }>(
+    const { rows } = await db.query<UserRow & { idx: number; status: string }>(
       `SELECT idx, email, external_id, first_name, last_name, status, external_status, roles, last_used_date::text
        FROM account_users WHERE sync_id = $1 AND idx > $2 ORDER BY idx LIMIT ${PAGE}`,
       [syncId, after],
     );
     for (const u of rows) {
-      writer.user(
-        normalizeUser({
-          email: u.email,
-          status: u.status,
-          ...(u.external_id !== null ? { id: u.external_id } : {}),
-          ...(u.first_name !== null ? { firstName: u.first_name } : {}),
-          ...(u.last_name !== null ? { lastName: u.last_name } : {}),
-          ...(u.external_status !== null ? { externalStatus: u.external_status } : {}),
-          ...(u.roles !== null ? { roles: u.roles } : {}),
-          ...(u.last_used_date !== null ? { lastUsedDate: u.last_used_date } : {}),
-        }),
-      );
+      writer.user(normalizeUser({ ...userFields(u), status: u.status }));
     }
     if (rows.length < PAGE) break;
     after = (rows.at(-1) as { idx: number }).idx;

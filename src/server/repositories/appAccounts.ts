@@ -2,6 +2,7 @@
 
 import type { Change } from "../../diff/Change.js";
 import type { AppAccountState, SyncChanges, SyncRecord, SyncState } from "../../http/operations.js";
+import { type UserRow, userFields } from "./_accountTables.js";
 import type { Sql } from "./Database.js";
 import type { AppAccountsRepository, PagedChange, PageStart, UsersPage } from "./types.js";
 
@@ -94,17 +95,9 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
     // the primary key (sync_id, idx) finds the page: after a position at once, at an offset by
     // counting; the licenses are looked up for the page's users only, not for those it skips
     const [after, offset] = "after" in start ? [start.after, 0] : [-1, start.offset];
-    const { rows } = await db.query<{
-      idx: number;
-      email: string;
-      external_id: string | null;
-      first_name: string | null;
-      last_name: string | null;
-      external_status: string | null;
-      roles: string[] | null;
-      last_used_date: string | null;
-      licenses: { name: string; licenseStatus: string }[] | null;
-    }>(
+    const { rows } = await db.query<
+      UserRow & { idx: number; licenses: { name: string; licenseStatus: string }[] | null }
+    >(
       `SELECT u.idx, u.email, u.external_id, u.first_name, u.last_name, u.external_status, u.roles, u.last_used_date::text,
        (SELECT json_agg(json_build_object('name', l.name, 'licenseStatus', lu.license_status) ORDER BY l.idx)
           FROM account_license_users lu JOIN account_licenses l ON l.sync_id = lu.sync_id AND l.idx = lu.license_idx
@@ -120,16 +113,7 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
       syncId,
       total: account[0]?.active ?? (await this.#activeUsers(syncId)),
       last: more ? (rows.at(-1)?.idx ?? null) : null,
-      users: rows.map((u) => ({
-        email: u.email,
-        ...(u.external_id !== null ? { id: u.external_id } : {}),
-        ...(u.first_name !== null ? { firstName: u.first_name } : {}),
-        ...(u.last_name !== null ? { lastName: u.last_name } : {}),
-        ...(u.external_status !== null ? { externalStatus: u.external_status } : {}),
-        ...(u.roles !== null ? { roles: u.roles } : {}),
-        ...(u.last_used_date !== null ? { lastUsedDate: u.last_used_date } : {}),
-        licenses: u.licenses ?? [],
-      })),
+      users: rows.map((u) => ({ ...userFields(u), licenses: u.licenses ?? [] })),
     };
   }
 
