@@ -105,18 +105,10 @@ export function* changesOf(
 ): Generator<void> {
   const partitions = before.partitions;
   for (let p = 0; p < partitions; p++) {
-    // OLD's users in a map; NEW's streamed past it: an unchanged user (its text the same)
-    // leaves both, and only what differs is kept
-    const old = before.users(p);
-    const now = new Map<string, string>();
-    for (const line of after.userLines(p)) {
-      const tab = line.indexOf("\t");
-      const key = line.slice(0, tab);
-      const was = old.get(key);
-      if (was !== undefined && was.length === line.length - tab - 1 && line.endsWith(was)) old.delete(key);
-      else now.set(key, line.slice(tab + 1));
-    }
-    compareUsers(old, now, ignoreDates, tell);
+    // a user whose line is the same on both sides is unchanged, and never decoded: only the
+    // rest go to maps, by email in lower case
+    const differing = differingLines(before.userBytes(p), after.userBytes(p), 1);
+    compareUsers(userMap(differing.old), userMap(differing.now), ignoreDates, tell);
     yield;
   }
   compareLicenses(before.licenseMap(), after.licenseMap(), tell);
@@ -183,52 +175,43 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
   licenseUser = (licenseIndex: number, value: NormalizedValues["licenseUser"]): void => {
     if (!isObject(value) || typeof (value as { email?: unknown }).email !== "string") return;
     const { email, licenseStatus } = value as { email: string; licenseStatus: string };
-    // an email holds no tab or line break (the file is valid): plain fields
+    // an email holds no tab or line break (the file is valid): plain fields. The email in lower
+    // case (what a holder is matched by) comes before the status, the email as written last,
+    // only when it differs: a holder's key is the line up to its second tab
     const part = this.#partitions + this.#partOf(email);
-    this.#lines.add(part, `${licenseIndex}\t${licenseStatus}\t${email}\n`);
+    const lower = email.toLowerCase();
+    const asWritten = lower === email ? "" : `\t${email}`;
+    this.#lines.add(part, `${licenseIndex}\t${lower}\t${licenseStatus}${asWritten}\n`);
   };
 
   end = (): void => {
     this.#lines.flushAll();
   };
 
-  /** The users of partition `p`, each a line: the email in lower case, a tab, the user as JSON. */
-  userLines(p: number): Generator<string> {
-    return this.#lines.lines(p);
+  /** The users of partition `p`: lines of the email in lower case, a tab, the user as JSON. */
+  userBytes(p: number): Uint8Array {
+    return this.#lines.bytes(p);
   }
 
-  /** The users of partition `p` as JSON, by email in lower case. */
-  users(p: number): Map<string, string> {
-    const users = new Map<string, string>();
-    for (const line of this.#lines.lines(p)) {
-      const tab = line.indexOf("\t");
-      users.set(line.slice(0, tab), line.slice(tab + 1));
-    }
-    return users;
+  /** The license users of partition `p`: lines of license index, email in lower case, status[, email]. */
+  holderBytes(p: number): Uint8Array {
+    return this.#lines.bytes(this.#partitions + p);
   }
 
-  /** The license users of partition `p`, each a line: license index, status, email. */
+  /** The license users of partition `p`, each a line (see holderBytes). */
   holderLines(p: number): Generator<string> {
     return this.#lines.lines(this.#partitions + p);
   }
 
-  /** A license user's line read: its license's name (undefined: not a license), email and status. */
-  holder(line: string): { license: string | undefined; email: string; status: string } {
-    const indexEnd = line.indexOf("\t");
-    const statusEnd = line.indexOf("\t", indexEnd + 1);
-    return {
-      license: this.#licenses[Number(line.slice(0, indexEnd))]?.name,
-      status: line.slice(indexEnd + 1, statusEnd),
-      email: line.slice(statusEnd + 1),
-    };
-  }
-
-  /** What a license user's line is compared by: its license's name and its email in lower case (null: no license). */
-  holderKey(line: string): string | null {
-    const indexEnd = line.indexOf("\t");
-    const license = this.#licenses[Number(line.slice(0, indexEnd))]?.name;
-    if (license === undefined) return null;
-    return `${license}\u0000${line.slice(line.indexOf("\t", indexEnd + 1) + 1).toLowerCase()}`;
+  /** The name of the license of a license user's line (undefined: not a license). */
+  licenseOf(line: string): string | undefined {
+    let index = 0;
+    for (let i = 0; i < line.length; i++) {
+      const c = line.charCodeAt(i);
+      if (c === 0x09) break;
+      index = 10 * index + c - 0x30;
+    }
+    return this.#licenses[index]?.name;
   }
 
   /** The licenses by name. */
@@ -319,6 +302,21 @@ export class PartitionedLines {
     const spill = this.#file;
     this.#file = null;
     return { blocks: this.#blocks, end: this.#end, spill };
+  }
+
+  /** The lines of partition `p`, encoded, in one array. */
+  bytes(p: number): Uint8Array {
+    this.#flush(p);
+    const blocks = this.#blocks[p] as number[];
+    let length = 0;
+    for (let b = 1; b < blocks.length; b += 2) length += blocks[b] as number;
+    const bytes = new Uint8Array(length);
+    for (let b = 0, at = 0; b < blocks.length; b += 2) {
+      const n = blocks[b + 1] as number;
+      (this.#file as SpillFile).read(bytes, at, n, blocks[b] as number);
+      at += n;
+    }
+    return bytes;
   }
 
   *lines(p: number): Generator<string> {
@@ -418,45 +416,203 @@ function compareAssignments(
   let oldLines: Iterable<string> = before.holderLines(p);
   let newLines: Iterable<string> = after.holderLines(p);
   if (sameLicenses) {
-    const unmatched = new Set(oldLines);
-    const added: string[] = [];
-    for (const line of newLines) if (!unmatched.delete(line)) added.push(line);
-    oldLines = unmatched;
-    newLines = added;
+    const differing = differingLines(before.holderBytes(p), after.holderBytes(p), 2);
+    oldLines = differing.old;
+    newLines = differing.now;
   }
-  // OLD's by license name and email in any case; NEW's streamed past them, as for users
-  const old = new Map<string, string>();
-  for (const line of oldLines) {
-    const key = before.holderKey(line);
-    if (key !== null) old.set(key, line);
-  }
-  const now = new Map<string, string>();
+  // OLD's by license name, then email in lower case; NEW's streamed past them, as for users
+  const old = holdersByLicense(before, oldLines);
+  const now = new Map<string, Map<string, string>>();
   for (const line of newLines) {
-    const key = after.holderKey(line);
-    if (key === null) continue;
-    const was = old.get(key);
-    if (was !== undefined && statusOf(was) === statusOf(line)) old.delete(key);
-    else now.set(key, line);
+    const license = after.licenseOf(line);
+    if (license === undefined) continue;
+    const email = lowerEmailOf(line);
+    const holders = old.get(license);
+    const was = holders?.get(email);
+    if (was !== undefined && statusOf(was) === statusOf(line)) holders?.delete(email);
+    else groupOf(now, license).set(email, line);
   }
-  for (const key of sortedKeys(old, now)) {
-    const wasLine = old.get(key);
-    const isLine = now.get(key);
-    const was = wasLine === undefined ? undefined : before.holder(wasLine);
-    const is = isLine === undefined ? undefined : after.holder(isLine);
-    if (!was && is) tell({ kind: "assignment.granted", license: is.license as string, email: is.email });
-    else if (was && !is)
-      tell({ kind: "assignment.revoked", license: was.license as string, email: was.email });
-    else if (was && is) {
-      const license = is.license as string;
-      tell({ kind: "assignment.changed", license, email: is.email, from: was.status, to: is.status });
+  for (const license of sortedKeys(old, now)) {
+    const wasHolders = old.get(license) ?? NONE;
+    const isHolders = now.get(license) ?? NONE;
+    for (const email of sortedKeys(wasHolders, isHolders)) {
+      const wasLine = wasHolders.get(email);
+      const isLine = isHolders.get(email);
+      if (wasLine === undefined && isLine !== undefined)
+        tell({ kind: "assignment.granted", license, email: emailOf(isLine) });
+      else if (wasLine !== undefined && isLine === undefined)
+        tell({ kind: "assignment.revoked", license, email: emailOf(wasLine) });
+      else if (wasLine !== undefined && isLine !== undefined) {
+        const [from, to] = [statusOf(wasLine), statusOf(isLine)];
+        tell({ kind: "assignment.changed", license, email: emailOf(isLine), from, to });
+      }
     }
   }
 }
 
-/** The license status in a license user's line (license index, status, email). */
-function statusOf(line: string): string {
+const NONE: ReadonlyMap<string, string> = new Map();
+
+/** A side's license users' lines by license name, then email in lower case (a line of no license is left out). */
+function holdersByLicense(side: DiffSide, lines: Iterable<string>): Map<string, Map<string, string>> {
+  const holders = new Map<string, Map<string, string>>();
+  for (const line of lines) {
+    const license = side.licenseOf(line);
+    if (license !== undefined) groupOf(holders, license).set(lowerEmailOf(line), line);
+  }
+  return holders;
+}
+
+function groupOf(groups: Map<string, Map<string, string>>, key: string): Map<string, string> {
+  let group = groups.get(key);
+  if (group === undefined) {
+    group = new Map();
+    groups.set(key, group);
+  }
+  return group;
+}
+
+/** The email in lower case in a license user's line (license index, email in lower case, status[, email]). */
+function lowerEmailOf(line: string): string {
   const indexEnd = line.indexOf("\t");
   return line.slice(indexEnd + 1, line.indexOf("\t", indexEnd + 1));
+}
+
+/** The email as written in a license user's line. */
+function emailOf(line: string): string {
+  const indexEnd = line.indexOf("\t");
+  const lowerEnd = line.indexOf("\t", indexEnd + 1);
+  const statusEnd = line.indexOf("\t", lowerEnd + 1);
+  return statusEnd === -1 ? line.slice(indexEnd + 1, lowerEnd) : line.slice(statusEnd + 1);
+}
+
+/** The license status in a license user's line (license index, email in lower case, status[, email]). */
+function statusOf(line: string): string {
+  const lowerEnd = line.indexOf("\t", line.indexOf("\t") + 1);
+  const statusEnd = line.indexOf("\t", lowerEnd + 1);
+  return line.slice(lowerEnd + 1, statusEnd === -1 ? line.length : statusEnd);
+}
+
+/** Users' lines (email in lower case, a tab, the user as JSON) as a map from the one to the other. */
+function userMap(lines: readonly string[]): Map<string, string> {
+  const users = new Map<string, string>();
+  for (const line of lines) {
+    const tab = line.indexOf("\t");
+    users.set(line.slice(0, tab), line.slice(tab + 1));
+  }
+  return users;
+}
+
+/**
+ * The lines of one partition that are not on both sides byte for byte, decoded; a record's key
+ * is its line up to its `keyTabs`-th tab. Each OLD line's key goes to a hash table of the
+ * bytes, and each NEW line is looked up there: one with the same key and the same bytes is an
+ * unchanged record, and is never made a string (most of a day's records, and what a diff's
+ * time and garbage went to). A key on both sides with other bytes is in both lists.
+ */
+export function differingLines(
+  oldBytes: Uint8Array,
+  newBytes: Uint8Array,
+  keyTabs: number,
+): { old: string[]; now: string[] } {
+  const old = scanLines(oldBytes, keyTabs);
+  const size = tableSize(old.count);
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  for (let i = 0; i < old.count; i++) {
+    let slot = (old.hashes[i] as number) & mask;
+    while (table[slot] !== -1) slot = (slot + 1) & mask;
+    table[slot] = i;
+  }
+  const matched = new Uint8Array(old.count);
+  const now: string[] = [];
+  let start = 0;
+  for (let end = newBytes.indexOf(NEWLINE); end !== -1; end = newBytes.indexOf(NEWLINE, start)) {
+    const keyEnd = keyEndOf(newBytes, start, end, keyTabs);
+    const hash = hashBytes(newBytes, start, keyEnd);
+    let same = false;
+    for (let slot = hash & mask; table[slot] !== -1; slot = (slot + 1) & mask) {
+      const i = table[slot] as number;
+      const from = old.starts[i] as number;
+      if (
+        old.hashes[i] !== hash ||
+        !equalBytes(oldBytes, from, old.keyEnds[i] as number, newBytes, start, keyEnd)
+      )
+        continue;
+      same = equalBytes(oldBytes, from, old.ends[i] as number, newBytes, start, end);
+      if (same) matched[i] = 1;
+      break;
+    }
+    if (!same) now.push(decoder.decode(newBytes.subarray(start, end)));
+    start = end + 1;
+  }
+  const before: string[] = [];
+  for (let i = 0; i < old.count; i++) {
+    if (matched[i] === 0) before.push(decoder.decode(oldBytes.subarray(old.starts[i], old.ends[i])));
+  }
+  return { old: before, now };
+}
+
+const NEWLINE = 0x0a;
+const TAB = 0x09;
+
+/** Each line of `bytes`: where it starts and ends (its line break), where its key ends, its key's hash. */
+function scanLines(bytes: Uint8Array, keyTabs: number) {
+  let count = 0;
+  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count);
+  const keyEnds = new Int32Array(count);
+  const hashes = new Int32Array(count);
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    const end = bytes.indexOf(NEWLINE, start);
+    const keyEnd = keyEndOf(bytes, start, end, keyTabs);
+    starts[i] = start;
+    ends[i] = end;
+    keyEnds[i] = keyEnd;
+    hashes[i] = hashBytes(bytes, start, keyEnd);
+    start = end + 1;
+  }
+  return { count, starts, ends, keyEnds, hashes };
+}
+
+/** Where the key of the line from `start` to `end` ends: at its `keyTabs`-th tab (the line's end without one). */
+function keyEndOf(bytes: Uint8Array, start: number, end: number, keyTabs: number): number {
+  let at = start - 1;
+  for (let tabs = 0; tabs < keyTabs; tabs++) {
+    at = bytes.indexOf(TAB, at + 1);
+    if (at === -1 || at > end) return end;
+  }
+  return at;
+}
+
+/** A hash table's size for `count` keys: a power of two, at most half full. */
+function tableSize(count: number): number {
+  let size = 16;
+  while (size < 2 * count) size *= 2;
+  return size;
+}
+
+/** FNV-1a of `bytes` from `start` to `end`, with a final mix (the table's slot is its low bits). */
+function hashBytes(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ (bytes[i] as number), 0x01000193);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  return h ^ (h >>> 13);
+}
+
+function equalBytes(
+  a: Uint8Array,
+  aStart: number,
+  aEnd: number,
+  b: Uint8Array,
+  bStart: number,
+  bEnd: number,
+): boolean {
+  if (aEnd - aStart !== bEnd - bStart) return false;
+  for (let i = 0; i < aEnd - aStart; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return true;
 }
 
 /** The keys whose values differ between the maps (or that one of them lacks), sorted. */
@@ -468,8 +624,10 @@ function changedKeys(a: Map<string, string>, b: Map<string, string>): string[] {
 }
 
 /** The keys of both maps, once each, sorted. */
-function sortedKeys(a: Map<string, unknown>, b: Map<string, unknown>): string[] {
-  return [...new Set([...a.keys(), ...b.keys()])].sort();
+function sortedKeys(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): string[] {
+  const keys = [...a.keys()];
+  for (const key of b.keys()) if (!a.has(key)) keys.push(key);
+  return keys.sort();
 }
 
 function isObject(value: unknown): boolean {
