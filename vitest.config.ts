@@ -22,6 +22,7 @@ const HTTP_SUITE = [
   "test/e2e/server.history.test.ts",
   "test/e2e/server.store.test.ts",
   "test/e2e/server.files.test.ts",
+  "test/e2e/server.operations.test.ts",
   "test/e2e/server.hardening.test.ts",
   "test/e2e/client.test.ts",
   "test/e2e/reports.test.ts",

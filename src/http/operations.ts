@@ -8,8 +8,13 @@ import type { Change, ChangeCounts } from "../diff/Change.js";
 export const OPERATIONS = {
   fileUploadUrl: { method: "GET", path: "/v1.0/files/url", perMinute: 200 },
   registerFile: { method: "POST", path: "/v1.0/files", perMinute: 200 },
+  uploadSmallFile: { method: "POST", path: "/v1.0/files/upload", perMinute: 200 },
+  fileInformation: { method: "GET", path: "/v1.0/files/:id", perMinute: 600 },
   downloadFile: { method: "GET", path: "/v1.0/files/:id/download", perMinute: 600 },
   syncCustom: { method: "PUT", path: "/v1.0/services/sync/custom", perMinute: 200 },
+  syncGluu: { method: "PUT", path: "/v1.0/services/sync/gluu", perMinute: 200 },
+  // the CSV sync's path before syncfile followed the service's document: an alias of syncGluu,
+  // counted in its rate limit
   syncCustomCsv: { method: "PUT", path: "/v1.0/services/sync/custom/csv", perMinute: 200 },
   listExecutions: { method: "GET", path: "/v1.0/accessReviews/campaigns", perMinute: 600 },
   appAccount: { method: "GET", path: "/v1.0/appAccounts/:id", perMinute: 600 },
@@ -38,12 +43,51 @@ export const ALLOW_DELETES_HEADER = "syncfile-allow-deletes";
 /** The name of an operation. */
 export type Operation = keyof typeof OPERATIONS;
 
+/** Operations that are another's under an older path: they count in that one's rate limit. */
+export const ALIASES: Readonly<Partial<Record<Operation, Operation>>> = { syncCustomCsv: "syncGluu" };
+
 /** The window of every rate limit. */
 export const RATE_WINDOW_MS = 60_000;
 
 /** What a file registered with POST /v1.0/files is for. */
 export const FILE_TYPES = ["customIntegrationData", "expenseReport", "attachment", "plugin"] as const;
 export type FileType = (typeof FILE_TYPES)[number];
+
+/** The type GET /v1.0/files/{id} looks a file up as when it is not given, as the service's document says. */
+export const DEFAULT_INFORMATION_TYPE: FileType = "expenseReport";
+
+/** The largest file POST /v1.0/files/upload takes: "up to 3MB" in the service's document, read as 3 MiB. */
+export const SMALL_UPLOAD_BYTES = 3 * 1024 * 1024;
+
+/** The extensions of the files POST /v1.0/files/upload takes, as the service's document lists them. */
+export const SMALL_UPLOAD_EXTENSIONS = [
+  ".csv",
+  ".xls",
+  ".xlsx",
+  ".pdf",
+  ".doc",
+  ".docx",
+  ".png",
+  ".jpg",
+  ".jpeg",
+  ".xml",
+  ".json",
+  ".zip",
+] as const;
+
+/** GET /v1.0/files/{id}: a registered file, in the service's form. */
+export interface FileInformation {
+  file: {
+    id: number;
+    type: FileType;
+    /** The name it was uploaded under. */
+    fileName: string;
+    /** When it was registered (ISO 8601). */
+    creationTime: string;
+    /** The API key that registered it: its place (from 1) in the server's list; null before syncfile kept it. */
+    uploadedBy: number | null;
+  };
+}
 
 /** How long an upload URL is valid. */
 export const UPLOAD_URL_TTL_MS = 5 * 60_000;

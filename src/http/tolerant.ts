@@ -3,7 +3,13 @@
 // report's file id found by its name.
 // Where our server and the real service differ in a guess, the client (and the page) keep working.
 
-import type { Execution, ExecutionState, UploadFileParameters } from "./operations.js";
+import type {
+  Execution,
+  ExecutionState,
+  FileInformation,
+  FileType,
+  UploadFileParameters,
+} from "./operations.js";
 
 /** Executions by bucket, as the service sent them (the three known buckets always present). */
 export interface Executions {
@@ -25,6 +31,23 @@ export function readUploadParameters(body: unknown): UploadFileParameters | null
   const url = inner?.url ?? inner?.uploadUrl;
   const filePath = inner?.filePath ?? inner?.path;
   return typeof url === "string" && typeof filePath === "string" ? { url, filePath } : null;
+}
+
+/** `{file: {id, type, fileName, creationTime, uploadedBy}}`, or the file flat; ids as numbers or digits. */
+export function readFileInformation(body: unknown): FileInformation["file"] | null {
+  const outer = asObject(body);
+  const file = asObject(outer?.file) ?? outer;
+  const id = asId(file?.id);
+  const type = asString(file?.type);
+  const fileName = asString(file?.fileName) ?? asString(file?.name);
+  if (id === null || type === null || fileName === null) return null;
+  return {
+    id,
+    type: type as FileType,
+    fileName,
+    creationTime: asString(file?.creationTime) ?? "",
+    uploadedBy: asId(file?.uploadedBy),
+  };
 }
 
 /** The id of a registered file: `id`, `idFile` or `fileId`. */

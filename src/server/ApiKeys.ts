@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { createOnce } from "./_createOnce.js";
 
 /** The outcome of checking an Authorization header. */
-export type KeyCheck = { ok: true; id: string } | { ok: false; message: string };
+export type KeyCheck = { ok: true; id: string; number: number } | { ok: false; message: string };
 
 /** The keys a server accepts. */
 export class ApiKeys {
@@ -41,7 +41,10 @@ export class ApiKeys {
       .filter((k) => k !== "");
   }
 
-  /** Checks `Authorization: Bearer <key>`; the id (a digest prefix) names the key for rate limits. */
+  /**
+   * Checks `Authorization: Bearer <key>`; the id (a digest prefix) names the key for rate limits,
+   * the number is its place in the list (from 1), which a registered file keeps as its uploader.
+   */
   check(header: string | undefined): KeyCheck {
     if (header === undefined || header.trim() === "") {
       return { ok: false, message: "missing API key: send the header Authorization: Bearer <API key>" };
@@ -54,7 +57,7 @@ export class ApiKeys {
       if (timingSafeEqual(d, given) && found < 0) found = i;
     });
     if (found < 0) return { ok: false, message: "invalid API key" };
-    return { ok: true, id: given.toString("hex").slice(0, 16) };
+    return { ok: true, id: given.toString("hex").slice(0, 16), number: found + 1 };
   }
 }
 

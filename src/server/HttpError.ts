@@ -25,11 +25,11 @@ export class HttpError extends Error {
   }
 }
 
-/** A 400 for `what`. */
-/** The 413 of a file over the server's upload limit. */
-export const tooLarge = (limit: number) =>
-  new HttpError(413, `the file is larger than the limit of ${limit} bytes`);
+/** The 413 of a file over the server's upload limit (`how`: what to do instead). */
+export const tooLarge = (limit: number, how = "") =>
+  new HttpError(413, `the file is larger than the limit of ${limit} bytes${how}`);
 
+/** A 400 that says `message`. */
 export const badRequest = (message: string, extra: Record<string, unknown> = {}) =>
   new HttpError(400, message, extra);
 

@@ -11,7 +11,7 @@ import { addFormats } from "../../src/schema/addFormats.js";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { startCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
-import { call, dataDir, removeDataDirs, startServer, TestClock, upload } from "../support/server.js";
+import { call, dataDir, KEY, removeDataDirs, startServer, TestClock, upload } from "../support/server.js";
 import { waitFor } from "../support/waitFor.js";
 
 let server: SyncfileServer;
@@ -66,6 +66,41 @@ describe("GET /openapi.json", () => {
   });
 });
 
+describe("the service's published document", () => {
+  it("has each of its Files and Integrations operations here, at its path, with its rate limit", async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
+    const reference = JSON.parse(
+      readFileSync(fixture("reference/service-openapi.files.json"), "utf8"),
+    ) as Doc;
+    const theirs = Object.entries(reference.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, o]) => (o.tags as string[]).some((tag) => tag === "Files" || tag === "Integrations"))
+        .map(([method, o]) => ({
+          path,
+          method,
+          limit: /Rate limit: (\d+) requests per minute/.exec(String(o.description))?.[1],
+        })),
+    );
+    expect(theirs.length).toBe(7);
+    for (const { path, method, limit } of theirs) {
+      const ours = doc.paths[`/v1.0${path}`]?.[method];
+      expect(ours, `${method} ${path}`).toBeDefined();
+      expect(
+        (ours?.["x-rate-limit"] as { perMinute?: number } | undefined)?.perMinute,
+        `${method} ${path}`,
+      ).toBe(Number(limit));
+    }
+    const form = doc.paths["/v1.0/files/upload"]?.post?.requestBody as {
+      content: Record<
+        string,
+        { schema: { required: string[]; properties: Record<string, { format?: string }> } }
+      >;
+    };
+    expect(form.content["multipart/form-data"]?.schema.required).toEqual(["file", "type"]);
+    expect(form.content["multipart/form-data"]?.schema.properties.file?.format).toBe("binary");
+  });
+});
+
 describe("what the operations answer", () => {
   it("is what the document says, for every operation that answers a body", async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Doc;
@@ -97,7 +132,19 @@ describe("what the operations answer", () => {
     })) as { id: number };
     await asked("syncCustom", "PUT", "/v1.0/services/sync/custom", { idFile, idAppAccount: 5 });
     const csv = await upload(base, "users.csv", readFileSync(fixture("valid/example.csv")));
+    await asked("syncGluu", "PUT", "/v1.0/services/sync/gluu", { idFile: csv, idAppAccount: 6 });
     await asked("syncCustomCsv", "PUT", "/v1.0/services/sync/custom/csv", { idFile: csv, idAppAccount: 6 });
+    await asked("fileInformation", "GET", `/v1.0/files/${csv}?type=customIntegrationData`);
+    const form = new FormData();
+    form.set("type", "attachment");
+    form.set("file", new Blob([bytes]), "small.json");
+    const small = await fetch(`${base}/v1.0/files/upload`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY}` },
+      body: form,
+    });
+    expect(small.status).toBe(200);
+    answers.uploadSmallFile = await small.json();
     await asked("listExecutions", "GET", "/v1.0/accessReviews/campaigns");
     await asked("appAccount", "GET", "/v1.0/appAccounts/5");
     await asked("appAccountUsers", "GET", "/v1.0/appAccounts/5/users?limit=1");

@@ -132,15 +132,15 @@ describe("an upload URL after its file is registered", () => {
 });
 
 describe("a data directory or database of an earlier release", () => {
-  it("gains the files' pin column and the sync history when the server starts on it, and registers and syncs", async () => {
+  it("gains the files' pin and uploader columns and the sync history when the server starts on it, and registers and syncs", async () => {
     const dir = await dataDir();
     const database = BACKEND === "postgres" ? await createTestDatabase() : undefined;
     const where = database ? { dataDir: dir, database } : { dataDir: dir };
-    // the tables as an earlier release left them: no pin column, no sync history (and, on
-    // PostgreSQL, no migration 3 or 4)
+    // the tables as an earlier release left them: no pin or uploader column, no sync history
+    // (and, on PostgreSQL, no migration 3, 4 or 5)
     await (await startServer(where)).close();
     const earlier = [
-      "ALTER TABLE files DROP COLUMN object_pin",
+      "ALTER TABLE files DROP COLUMN object_pin, DROP COLUMN uploaded_by",
       "DROP TABLE sync_changes",
       "ALTER TABLE syncs DROP COLUMN previous_sync, DROP COLUMN changes, DROP COLUMN changes_kept",
     ];
@@ -161,6 +161,8 @@ describe("a data directory or database of an earlier release", () => {
       expect(sync.status, sync.text).toBe(200);
       const history = await call(upgraded.url, "GET", "/v1.0/appAccounts/3/syncs");
       expect(history.body.syncs).toMatchObject([{ state: "applied", current: true }]);
+      const information = await call(upgraded.url, "GET", `/v1.0/files/${idFile}?type=customIntegrationData`);
+      expect(information.body.file).toMatchObject({ id: idFile, uploadedBy: 1 });
     } finally {
       await upgraded.close();
     }

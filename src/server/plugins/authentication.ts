@@ -5,7 +5,7 @@
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
+import { ALIASES, OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
 import type { ApiKeys } from "../ApiKeys.js";
 import { HttpError } from "../HttpError.js";
 import type { RateLimitsRepository } from "../repositories/types.js";
@@ -14,6 +14,10 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** The operation of the interface document the route serves: its key check and rate limit. */
     operation?: Operation;
+  }
+  interface FastifyRequest {
+    /** The place (from 1) of the API key the request was made with, once checked. */
+    apiKeyNumber?: number;
   }
 }
 
@@ -29,14 +33,18 @@ async function authentication(
   app: FastifyInstance,
   { keys, limits, clock }: AuthenticationOptions,
 ): Promise<void> {
+  app.decorateRequest("apiKeyNumber", undefined);
   app.addHook("onRequest", async (request: FastifyRequest, reply) => {
     const operation = request.routeOptions.config?.operation;
     if (operation === undefined) return;
     const checked = keys.check(request.headers.authorization);
     if (!checked.ok)
       throw new HttpError(401, checked.message, {}, { "WWW-Authenticate": 'Bearer realm="syncfile"' });
-    const { perMinute, method, path } = OPERATIONS[operation];
-    const state = await limits.take(checked.id, operation, perMinute, clock());
+    request.apiKeyNumber = checked.number;
+    // an alias counts in its operation's limit: two paths are not twice the calls
+    const counted = ALIASES[operation] ?? operation;
+    const { perMinute, method, path } = OPERATIONS[counted];
+    const state = await limits.take(checked.id, counted, perMinute, clock());
     const resetSeconds = Math.ceil(state.resetMs / 1000);
     reply.header("RateLimit-Policy", `${perMinute};w=${RATE_WINDOW_MS / 1000}`);
     reply.header("RateLimit-Limit", String(perMinute));

@@ -29,6 +29,11 @@ CREATE TABLE IF NOT EXISTS sync_changes (
 );
 `;
 
+/** The API key that registered a file (GET /v1.0/files/{id} answers it as uploadedBy). */
+export const FILES_UPLOADER = `
+ALTER TABLE files ADD COLUMN IF NOT EXISTS uploaded_by int;
+`;
+
 /** Creates what is missing; safe to run at every start. */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS files (
@@ -112,4 +117,5 @@ CREATE TABLE IF NOT EXISTS executions (
   report_claimed_at timestamptz
 );
 ${FILES_PIN}
-${SYNC_HISTORY}`;
+${SYNC_HISTORY}
+${FILES_UPLOADER}`;

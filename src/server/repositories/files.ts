@@ -28,20 +28,29 @@ export class SqlFilesRepository implements FilesRepository {
     return row ? { contentType: row.content_type, size: row.size, pin: null } : null;
   }
 
-  async register(path: string, type: string, upload: Upload): Promise<number> {
+  async register(
+    path: string,
+    type: string,
+    upload: Upload,
+    uploadedBy: number | null = null,
+  ): Promise<number> {
     const { rows } = await this.#db.query<{ id: number }>(
-      "INSERT INTO files (path, type, content_type, size, object_pin) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-      [path, type, upload.contentType, upload.size, upload.pin],
+      `INSERT INTO files (path, type, content_type, size, object_pin, uploaded_by)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [path, type, upload.contentType, upload.size, upload.pin, uploadedBy],
     );
     return (rows[0] as { id: number }).id;
   }
 
   async file(id: number): Promise<StoredFile | null> {
     const { rows } = await this.#db.query<StoredFile>(
-      "SELECT path, type, object_pin AS pin FROM files WHERE id = $1",
+      `SELECT path, type, object_pin AS pin, created_at AS "createdAt", uploaded_by AS "uploadedBy"
+       FROM files WHERE id = $1`,
       [id],
     );
-    return rows[0] ?? null;
+    const row = rows[0];
+    // a timestamptz is a Date from pg, and text from the embedded database's thread
+    return row ? { ...row, createdAt: new Date(row.createdAt) } : null;
   }
 
   async registered(path: string): Promise<boolean> {

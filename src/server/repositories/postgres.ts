@@ -11,7 +11,7 @@ import type { WindowState } from "../../http/SlidingWindow.js";
 import { DependencyWatch, socketFault } from "../Unavailable.js";
 import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { CopyTextRows } from "./_copy.js";
-import { FILES_PIN, SCHEMA, SYNC_HISTORY } from "./_schema.js";
+import { FILES_PIN, FILES_UPLOADER, SCHEMA, SYNC_HISTORY } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
 import { DatabaseError, type Queryable, redact, type Sql, TYPES } from "./Database.js";
@@ -34,6 +34,7 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX IF NOT EXISTS rate_limit_calls_key ON rate_limit_calls (key, operation, at);`,
   FILES_PIN,
   SYNC_HISTORY,
+  FILES_UPLOADER,
 ];
 
 /**

@@ -40,6 +40,9 @@ export interface StoredFile {
   type: string;
   /** The upload's pin at registration (see Upload); null for the disk storage and files registered before pins. */
   pin: string | null;
+  createdAt: Date;
+  /** The place (from 1) of the API key that registered it; null for files registered before it was kept. */
+  uploadedBy: number | null;
 }
 
 /** Uploads and registered files. */
@@ -48,8 +51,8 @@ export interface FilesRepository {
   recordUpload(path: string, contentType: string, size: number): Promise<void>;
   /** What was uploaded to `path`, or null. */
   upload(path: string): Promise<Upload | null>;
-  /** Registers the upload at `path` as a file of `type`; resolves to its id. */
-  register(path: string, type: string, upload: Upload): Promise<number>;
+  /** Registers the upload at `path` as a file of `type`, by API key `uploadedBy`; resolves to its id. */
+  register(path: string, type: string, upload: Upload, uploadedBy?: number | null): Promise<number>;
   /** File `id`, or null when there is no such file. */
   file(id: number): Promise<StoredFile | null>;
   /** Whether a file was registered at `path` (its object must not change any more). */

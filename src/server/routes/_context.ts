@@ -2,7 +2,7 @@
 // declared (its operation's method and path, and the operation in its config for the
 // authentication plugin).
 
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { OPERATIONS, type Operation } from "../../http/operations.js";
 import type { AccessReviews } from "../AccessReviews.js";
 import type { AppAccountsRepository, FilesRepository, RateLimitsRepository } from "../repositories/types.js";
@@ -30,19 +30,27 @@ export interface RouteSchemas {
   body?: Record<string, unknown>;
 }
 
+/** What else a route can say: the body's media types, and its own validation. */
+export interface RouteExtras {
+  consumes?: string[];
+  validatorCompiler?: FastifySchemaCompiler<unknown>;
+}
+
 /** Declares the route of `operation` on `app`, its input checked against `schema`. */
 export function route(
   app: FastifyInstance,
   operation: Operation,
   schema: RouteSchemas,
   handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  { consumes, validatorCompiler }: RouteExtras = {},
 ): void {
   const { method, path } = OPERATIONS[operation];
   app.route({
     method,
     url: path,
     config: { operation },
-    schema: { ...schema, ...operationDocs(operation) },
+    schema: { ...schema, ...operationDocs(operation), ...(consumes ? { consumes } : {}) },
+    ...(validatorCompiler ? { validatorCompiler } : {}),
     handler,
   });
 }

@@ -6,6 +6,7 @@ import {
   APP_ACCOUNT,
   APP_ACCOUNT_USERS,
   EXECUTIONS,
+  FILE_INFORMATION,
   REGISTERED,
   SYNC_CHANGES,
   SYNC_LIST,
@@ -83,6 +84,44 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     answer: "the new file's id",
     example: { id: 7 },
   },
+  uploadSmallFile: {
+    summary: "Upload a file of up to 3 MiB in one request",
+    tag: "files",
+    status: 200,
+    body: REGISTERED,
+    answer:
+      "the new file's id: the file is stored and registered at once (.csv .xls .xlsx .pdf .doc .docx .png .jpg .jpeg .xml .json .zip)",
+    example: { id: 8 },
+    errors: [
+      [
+        413,
+        "the file is larger than 3 MiB (3 145 728 bytes): upload it with GET /v1.0/files/url, PUT and POST /v1.0/files",
+      ],
+      [415, "not a type of file this takes (by its name's extension)"],
+    ],
+  },
+  fileInformation: {
+    summary: "A file's information",
+    tag: "files",
+    status: 200,
+    body: FILE_INFORMATION,
+    answer: "the file's id, type, name, when it was registered and which API key registered it",
+    example: {
+      file: {
+        id: 7,
+        type: "customIntegrationData",
+        fileName: "users.json",
+        creationTime: "2026-01-01T00:00:00.000Z",
+        uploadedBy: 1,
+      },
+    },
+    errors: [
+      [
+        404,
+        "no such file, or not of the type asked for (expenseReport when no type is given, as the service's document says)",
+      ],
+    ],
+  },
   downloadFile: {
     summary: "Download a file",
     tag: "files",
@@ -98,8 +137,17 @@ const DOCS: Readonly<Record<Operation, OperationDoc>> = {
     answer: SYNC_ANSWER,
     errors: [404, SYNC_CONFLICT],
   },
-  syncCustomCsv: {
+  syncGluu: {
     summary: "Sync a CSV custom integration data file into an app account",
+    tag: "syncs",
+    status: 200,
+    body: SYNCED,
+    answer: SYNC_ANSWER,
+    errors: [404, SYNC_CONFLICT],
+  },
+  syncCustomCsv: {
+    summary:
+      "Sync a CSV custom integration data file into an app account: an alias of PUT /v1.0/services/sync/gluu, counted in its rate limit",
     tag: "syncs",
     status: 200,
     body: SYNCED,

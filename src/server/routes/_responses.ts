@@ -33,6 +33,20 @@ export const UPLOAD_URL = object({
 
 export const REGISTERED = object({ id: { ...integer, description: "the file's id" } });
 
+export const FILE_INFORMATION = object({
+  file: object({
+    id: integer,
+    type: { type: "string", enum: ["customIntegrationData", "expenseReport", "attachment", "plugin"] },
+    fileName: { ...text, description: "the name it was uploaded under" },
+    creationTime: { ...dateTime, description: "when it was registered" },
+    uploadedBy: {
+      ...nullable(integer),
+      description:
+        "the API key that registered it: its place (from 1) in the server's list; null for a file registered before syncfile kept it",
+    },
+  }),
+});
+
 const COUNTS = {
   ...object(Object.fromEntries(CHANGE_KINDS.map((kind) => [kind, count]))),
   description: "how many changes of each kind, as syncfile diff counts them",

@@ -1,8 +1,20 @@
-// The upload procedure's first and last steps, and download: an upload URL for a name and a
-// content type, the registration of what was uploaded, and a redirect to a signed download URL.
+// The upload procedure's first and last steps, the small upload of one request, a file's
+// information, and download: an upload URL for a name and a content type, the registration of
+// what was uploaded, a multipart upload of up to 3 MiB, and a redirect to a signed download URL.
 
-import type { FastifyInstance } from "fastify";
-import { DOWNLOAD_URL_TTL_MS, FILE_TYPES, UPLOAD_URL_TTL_MS } from "../../http/operations.js";
+import { extname } from "node:path";
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  DEFAULT_INFORMATION_TYPE,
+  DOWNLOAD_URL_TTL_MS,
+  FILE_TYPES,
+  type FileInformation,
+  type FileType,
+  SMALL_UPLOAD_BYTES,
+  SMALL_UPLOAD_EXTENSIONS,
+  UPLOAD_URL_TTL_MS,
+} from "../../http/operations.js";
 import { badRequest, HttpError, show, tooLarge } from "../HttpError.js";
 import { validObjectPath } from "../storage/types.js";
 import { baseUrl, route, type ServerContext } from "./_context.js";
@@ -10,21 +22,34 @@ import { idText, objectBody, parameters, requiredText } from "./_schemas.js";
 
 const FILE_NAME_HINT = "the file's base name, such as users.json";
 const UPLOAD_PATH = /^\d+\/[^/]+$/;
+const CONTENT_TYPE = /^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/;
+const fileTypes = FILE_TYPES.join(", ");
+
+/** A file type, in a query or a form. */
+const fileType = (missing: string) => ({
+  type: "string",
+  enum: [...FILE_TYPES],
+  "x-message": `type must be one of ${fileTypes}`,
+  "x-missing": missing,
+});
 
 export async function filesRoutes(
   app: FastifyInstance,
   { blobs, files, clock, maxUploadBytes }: ServerContext,
 ): Promise<void> {
+  // the service's document has `type` a plain text here: the content type the file will be
+  // PUT with (its examples), or a file type (its support articles: type=customIntegrationData),
+  // which signs the URL for any content type
   const uploadUrl = parameters(
     {
       name: requiredText("name", FILE_NAME_HINT),
       type: {
         type: "string",
-        pattern: "^[\\w.+-]+/[\\w.+-]+(\\s*;.*)?$",
+        pattern: "^[^\\u0000-\\u001f\\u007f]*\\S[^\\u0000-\\u001f\\u007f]*$",
         maxLength: 200,
-        "x-message": "type must be a content type such as application/json or text/csv",
-        "x-missing":
-          "type is required: the content type the file will be uploaded with, such as application/json",
+        "x-message":
+          "type must be the content type the file will be PUT with (such as application/json), or its file type (such as customIntegrationData)",
+        "x-missing": "type is required: the content type the file will be PUT with, such as application/json",
       },
     },
     ["name", "type"],
@@ -45,18 +70,14 @@ export async function filesRoutes(
       );
     }
     const filePath = `${stamp()}/${name}`;
-    const url = await blobs.uploadUrl(filePath, type, UPLOAD_URL_TTL_MS, baseUrl(request));
+    const contentType = CONTENT_TYPE.test(type) ? type : null;
+    const url = await blobs.uploadUrl(filePath, contentType, UPLOAD_URL_TTL_MS, baseUrl(request));
     return { uploadFileParameters: { url, filePath } };
   });
 
   const register = objectBody('{"path": "<filePath>", "type": "customIntegrationData"}', {
     path: requiredText("path", "the filePath that GET /v1.0/files/url returned"),
-    type: {
-      type: "string",
-      enum: [...FILE_TYPES],
-      "x-message": `type must be one of ${FILE_TYPES.join(", ")}`,
-      "x-missing": `type is required: one of ${FILE_TYPES.join(", ")}`,
-    },
+    type: fileType(`type is required: one of ${fileTypes}`),
   });
   route(app, "registerFile", { body: register }, async (request) => {
     const { path, type } = request.body as { path: string; type: string };
@@ -69,7 +90,7 @@ export async function filesRoutes(
             await blobs.remove(path);
             throw tooLarge(maxUploadBytes);
           }
-          return files.register(path, type, upload);
+          return files.register(path, type, upload, request.apiKeyNumber ?? null);
         });
     if (id === null) {
       throw badRequest(
@@ -80,6 +101,59 @@ export async function filesRoutes(
     return { id };
   });
 
+  await app.register(multipart, {
+    // one file and its type: a part more, or a larger file, is refused as it arrives
+    limits: { fileSize: SMALL_UPLOAD_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
+  });
+  route(
+    app,
+    "uploadSmallFile",
+    { body: SMALL_UPLOAD_FORM },
+    async (request) => {
+      const form = await readSmallUpload(request);
+      const filePath = `${stamp()}/${form.name}`;
+      const pin = await blobs.write(filePath, form.bytes, form.contentType);
+      const upload = { contentType: form.contentType, size: form.bytes.length, pin };
+      return { id: await files.register(filePath, form.type, upload, request.apiKeyNumber ?? null) };
+    },
+    // the form is read by the handler (readSmallUpload): its schema is for the OpenAPI document
+    { consumes: ["multipart/form-data"], validatorCompiler: () => () => true },
+  );
+
+  const information = parameters({
+    type: fileType(`type must be one of ${fileTypes}`),
+  });
+  route(
+    app,
+    "fileInformation",
+    { params: parameters({ id: idText("id") }, ["id"]), querystring: information },
+    async (request): Promise<FileInformation> => {
+      const id = Number((request.params as { id: string }).id);
+      const asked = (request.query as { type?: FileType }).type;
+      const file = await files.file(id);
+      if (file === null) throw new HttpError(404, `file ${id} not found`);
+      if (!(FILE_TYPES as readonly string[]).includes(file.type)) {
+        // an access review's report archive, which the service's document gives no type of
+        throw new HttpError(
+          404,
+          `file ${id} is an access review's report archive, which GET /v1.0/files/{id} does not look up: download it with GET /v1.0/files/${id}/download`,
+        );
+      }
+      // the service looks a file up as the type asked for, expenseReport when none is
+      if (file.type !== (asked ?? DEFAULT_INFORMATION_TYPE)) {
+        throw new HttpError(
+          404,
+          `file ${id} is not of type ${asked ?? `${DEFAULT_INFORMATION_TYPE} (the type asked for when none is given)`}: it is a ${file.type} file; ask GET /v1.0/files/${id}?type=${file.type}`,
+        );
+      }
+      const fileName = file.path.slice(file.path.lastIndexOf("/") + 1);
+      const creationTime = file.createdAt.toISOString();
+      return {
+        file: { id, type: file.type as FileType, fileName, creationTime, uploadedBy: file.uploadedBy },
+      };
+    },
+  );
+
   route(app, "downloadFile", { params: parameters({ id: idText("id") }, ["id"]) }, async (request, reply) => {
     const id = Number((request.params as { id: string }).id);
     const file = await files.file(id);
@@ -88,4 +162,85 @@ export async function filesRoutes(
     const url = await blobs.downloadUrl(file.path, DOWNLOAD_URL_TTL_MS, baseUrl(request), file.pin);
     reply.redirect(url, 302);
   });
+}
+
+/** The form of POST /v1.0/files/upload, for the OpenAPI document. */
+const SMALL_UPLOAD_FORM = {
+  type: "object",
+  required: ["file", "type"],
+  properties: {
+    file: {
+      type: "string",
+      format: "binary",
+      description: `the file, up to 3 MiB (${SMALL_UPLOAD_BYTES} bytes): ${SMALL_UPLOAD_EXTENSIONS.join(" ")}`,
+    },
+    type: { type: "string", enum: [...FILE_TYPES], description: "what the file is for" },
+  },
+};
+
+const FORM_EXAMPLE = "curl -F file=@users.json -F type=customIntegrationData";
+
+/** A small upload's form, read and checked: its file's name, bytes and content type, and its type. */
+async function readSmallUpload(
+  request: FastifyRequest,
+): Promise<{ name: string; bytes: Buffer; contentType: string; type: FileType }> {
+  if (!request.isMultipart()) {
+    throw badRequest(`the body must be a multipart/form-data form with a file and its type: ${FORM_EXAMPLE}`);
+  }
+  let file: { name: string; bytes: Buffer; contentType: string } | null = null;
+  let type: string | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.fieldname !== "file" && part.fieldname !== "type") {
+        throw badRequest(
+          `the form has a field ${show(part.fieldname)}: it takes file and type (${FORM_EXAMPLE})`,
+        );
+      }
+      if (part.type === "file") {
+        if (part.fieldname !== "file") throw badRequest(`type must be text, not a file (${FORM_EXAMPLE})`);
+        file = { name: part.filename, bytes: await part.toBuffer(), contentType: part.mimetype };
+      } else if (part.fieldname === "type") type = String(part.value);
+      else throw badRequest(`file must be a file, not text: send it as -F file=@<path>`);
+    }
+  } catch (error) {
+    throw formRefusal(error);
+  }
+  if (file === null) throw badRequest(`file is required: the file to upload, up to 3 MiB (${FORM_EXAMPLE})`);
+  if (type === undefined) throw badRequest(`type is required: one of ${fileTypes}`);
+  if (!(FILE_TYPES as readonly string[]).includes(type))
+    throw badRequest(`type must be one of ${fileTypes}, got ${show(type)}`);
+  const { name } = file;
+  if (!validObjectPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
+    throw badRequest(
+      `the file's name must be ${FILE_NAME_HINT} (no /, \\, control characters, . or ..), got ${show(name)}`,
+    );
+  }
+  const extension = extname(name).toLowerCase();
+  if (!(SMALL_UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
+    throw new HttpError(
+      415,
+      `${show(name)} is not a file POST /v1.0/files/upload takes (${SMALL_UPLOAD_EXTENSIONS.join(" ")}): upload it with GET /v1.0/files/url, PUT and POST /v1.0/files`,
+    );
+  }
+  return { ...file, type: type as FileType };
+}
+
+/** What @fastify/multipart's refusals of a form mean, in the interface's words. */
+function formRefusal(error: unknown): unknown {
+  switch ((error as { code?: string }).code) {
+    case "FST_REQ_FILE_TOO_LARGE":
+      return tooLarge(
+        SMALL_UPLOAD_BYTES,
+        ": POST /v1.0/files/upload takes files up to 3 MiB; upload a larger one with GET /v1.0/files/url, PUT and POST /v1.0/files",
+      );
+    case "FST_FILES_LIMIT":
+      return badRequest(`the form has more than one file: it takes one (${FORM_EXAMPLE})`);
+    case "FST_FIELDS_LIMIT":
+    case "FST_PARTS_LIMIT":
+      return badRequest(`the form has more fields than file and type (${FORM_EXAMPLE})`);
+    case "FST_INVALID_MULTIPART_CONTENT_TYPE":
+      return badRequest(`the body must be a multipart/form-data form: ${FORM_EXAMPLE}`);
+    default:
+      return error;
+  }
 }

@@ -29,7 +29,9 @@ export async function storageRoutes(
       const declared = Number(request.headers["content-length"] ?? Number.NaN);
       if (declared > maxUploadBytes) throw tooLarge(maxUploadBytes);
       try {
-        await blobs.accept(path, params.contentType, request.body as Readable, maxUploadBytes);
+        // a URL signed for no type (GET /v1.0/files/url with a file type): the type it came with
+        const type = params.contentType || contentType || "application/octet-stream";
+        await blobs.accept(path, type, request.body as Readable, maxUploadBytes);
       } catch (error) {
         if (error instanceof TooLarge) throw tooLarge(maxUploadBytes);
         // the client went, or stopped sending (plugins/bodyTimeouts.ts): nobody to answer, no fault here

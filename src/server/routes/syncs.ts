@@ -1,5 +1,5 @@
-// The two syncs: a registered file, JSON or CSV, into an app account; the sync's outcome as
-// the service answers it.
+// The two syncs: a registered file, JSON (custom) or CSV (gluu, and its older alias
+// custom/csv), into an app account; the sync's outcome as the service answers it.
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ALLOW_DELETES_HEADER } from "../../http/operations.js";
@@ -22,6 +22,8 @@ export async function syncsRoutes(app: FastifyInstance, { syncs }: ServerContext
     return answer(fileId, account, await syncs.run(fileId, account, format, allowDeletes));
   };
   route(app, "syncCustom", { body: SYNC_BODY }, sync("json"));
+  route(app, "syncGluu", { body: SYNC_BODY }, sync("csv"));
+  // the path syncfile served the CSV sync at before it followed the service's document
   route(app, "syncCustomCsv", { body: SYNC_BODY }, sync("csv"));
 }
 

@@ -57,9 +57,11 @@ export class BlobStore implements ObjectStore {
     return new BlobStore(dataDir, files, clock);
   }
 
-  async uploadUrl(path: string, contentType: string, ttlMs: number, origin: string): Promise<string> {
+  async uploadUrl(path: string, contentType: string | null, ttlMs: number, origin: string): Promise<string> {
     const expires = this.#clock() + ttlMs;
-    return storageUrl(origin, path, expires, contentType, this.sign("PUT", path, expires, contentType));
+    // signed for no content type (""): a PUT with any is taken
+    const type = contentType ?? "";
+    return storageUrl(origin, path, expires, type, this.sign("PUT", path, expires, type));
   }
 
   async downloadUrl(path: string, ttlMs: number, origin: string): Promise<string> {
@@ -127,18 +129,20 @@ export class BlobStore implements ObjectStore {
     const expected = Buffer.from(this.sign(method, path, params.expires, params.contentType), "hex");
     const given = Buffer.from(/^[0-9a-f]{64}$/.test(params.signature) ? params.signature : "", "hex");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "bad-signature";
-    if (method === "PUT" && requestContentType !== params.contentType) return "wrong-content-type";
+    if (method === "PUT" && params.contentType !== "" && requestContentType !== params.contentType)
+      return "wrong-content-type";
     if (now > params.expires) return "expired";
     return "ok";
   }
 
   /** Writes bytes to `path`, replacing what was there (a generated archive, registered after). */
-  async write(path: string, bytes: Uint8Array, _contentType: string): Promise<void> {
+  async write(path: string, bytes: Uint8Array, _contentType: string): Promise<null> {
     const file = this.#file(path);
     mkdirSync(dirname(file), { recursive: true });
     await replaceFile(file, (temporary) =>
       this.#copy(Readable.from([bytes]), temporary, Number.MAX_SAFE_INTEGER),
     );
+    return null;
   }
 
   /** Copies `body` (at most `maxBytes`, else TooLarge) to the new file `to`; resolves to its size. */

@@ -62,15 +62,16 @@ export class S3Store implements ObjectStore {
     return store;
   }
 
-  uploadUrl(path: string, contentType: string, ttlMs: number): Promise<string> {
+  uploadUrl(path: string, contentType: string | null, ttlMs: number): Promise<string> {
     const put = new PutObjectCommand({
       Bucket: this.#bucket,
       Key: this.#key(path),
-      ContentType: contentType,
+      ...(contentType === null ? {} : { ContentType: contentType }),
     });
     return getSignedUrl(this.#client, put, {
       expiresIn: Math.ceil(ttlMs / 1000),
-      signableHeaders: new Set(["content-type"]), // a PUT with another type is refused by S3
+      // a PUT with another type is refused by S3; unsigned, any type goes
+      ...(contentType === null ? {} : { signableHeaders: new Set(["content-type"]) }),
     });
   }
 
@@ -90,13 +91,10 @@ export class S3Store implements ObjectStore {
   async registerUpload<T>(path: string, register: (upload: Upload) => Promise<T>): Promise<T | null> {
     const head = await this.#head(path);
     if (!head) return null;
-    // "null" is the version of an object in a bucket never versioned: a later PUT replaces it
-    const version = head.VersionId && head.VersionId !== "null" ? head.VersionId : null;
-    const pin = version ? `version:${version}` : head.ETag ? `etag:${head.ETag}` : null;
     return register({
       contentType: head.ContentType ?? "application/octet-stream",
       size: head.ContentLength ?? 0,
-      pin,
+      pin: pinFrom(head.VersionId, head.ETag),
     });
   }
 
@@ -129,8 +127,8 @@ export class S3Store implements ObjectStore {
     return this.#watched(body);
   }
 
-  async write(path: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    await this.#guard(
+  async write(path: string, bytes: Uint8Array, contentType: string): Promise<string | null> {
+    const written = await this.#guard(
       this.#client.send(
         new PutObjectCommand({
           Bucket: this.#bucket,
@@ -140,6 +138,7 @@ export class S3Store implements ObjectStore {
         }),
       ),
     );
+    return pinFrom(written.VersionId, written.ETag);
   }
 
   async remove(path: string): Promise<void> {
@@ -207,6 +206,13 @@ function storageFault(error: unknown): boolean {
   if (error instanceof S3ServiceException) return (error.$metadata.httpStatusCode ?? 0) >= 500;
   const name = (error as Error | null)?.name;
   return socketFault(error) || name === "TimeoutError" || name === "RequestTimeout";
+}
+
+/** The pin of an object from its version, else its ETag. */
+function pinFrom(versionId: string | undefined, etag: string | undefined): string | null {
+  // "null" is the version of an object in a bucket never versioned: a later PUT replaces it
+  const version = versionId && versionId !== "null" ? versionId : null;
+  return version ? `version:${version}` : etag ? `etag:${etag}` : null;
 }
 
 /** What a registration's pin asks of a read: a version, or the ETag the object must still have. */

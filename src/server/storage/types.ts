@@ -12,10 +12,10 @@ export interface ObjectStore {
   readonly location: string;
   /**
    * A URL to PUT the object at `path`, valid for `ttlMs` and only with Content-Type
-   * `contentType`. `origin` is the address the request came to (the disk store's URLs point
-   * back at this server).
+   * `contentType` (null: with any). `origin` is the address the request came to (the disk
+   * store's URLs point back at this server).
    */
-  uploadUrl(path: string, contentType: string, ttlMs: number, origin: string): Promise<string>;
+  uploadUrl(path: string, contentType: string | null, ttlMs: number, origin: string): Promise<string>;
   /**
    * A URL to GET the object at `path`, valid for `ttlMs`, that names its file. With the `pin`
    * of its registration: that object, or an ObjectChanged when it is no longer there.
@@ -34,8 +34,11 @@ export interface ObjectStore {
   read(path: string, pin?: string | null): Promise<Readable>;
   /** Deletes the object at `path`, if there is one. */
   remove(path: string): Promise<void>;
-  /** Stores `bytes` at `path`, replacing what was there. */
-  write(path: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Stores `bytes` at `path`, replacing what was there; resolves to the pin of the object
+   * written (see Upload), null where the storage keeps it from changing itself.
+   */
+  write(path: string, bytes: Uint8Array, contentType: string): Promise<string | null>;
   /** Lets go of connections. */
   close(): void;
 }
