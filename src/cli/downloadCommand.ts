@@ -3,7 +3,10 @@
 
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { ApiError } from "../client/ApiError.js";
+import type { Client } from "../client/createClient.js";
+import { FILE_TYPES, type FileType } from "../http/operations.js";
 import { formatBytes } from "../report/formatText.js";
 import { wholeNumber, writeFailure, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
@@ -12,6 +15,8 @@ import { EXIT } from "./exitCodes.js";
 
 interface DownloadFlags extends RemoteFlags {
   output?: string;
+  info?: boolean;
+  type: FileType;
 }
 
 /** The `download` command; its exit code goes to `result.code`. */
@@ -22,6 +27,12 @@ export function downloadCommand(result: { code: number }): Command {
     .option(
       "-o, --output <path>",
       "where to save it: a file, or an existing folder (default: the service's file name, here)",
+    )
+    .option("--info", "show the file's information (GET /v1.0/files/{id}) instead of downloading it")
+    .addOption(
+      new Option("--type <type>", "with --info: the type to look the file up as")
+        .choices([...FILE_TYPES])
+        .default("customIntegrationData"),
     );
   return addRemoteOptions(command)
     .addHelpText(
@@ -32,9 +43,14 @@ place when it is complete: a cut connection never leaves a partial file under th
 is retried from a fresh download URL). A file named with -o is replaced; a name the
 service chose never replaces an existing file.
 
+--info shows the file's name, type, when it was registered and by which API key, without
+downloading it. The service looks a file up as one type (its default is expenseReport): syncfile
+asks as --type, customIntegrationData unless told.
+
 Examples:
   $ syncfile download 1234
-  $ syncfile download 1234 -o reports/review.zip`,
+  $ syncfile download 1234 -o reports/review.zip
+  $ syncfile download 1234 --info --type expenseReport`,
     )
     .action(async (id: number, flags: DownloadFlags) => {
       result.code = await runDownload(id, flags);
@@ -43,6 +59,7 @@ Examples:
 
 async function runDownload(id: number, flags: DownloadFlags): Promise<number> {
   const client = connect(flags);
+  if (flags.info) return showInformation(client, id, flags.type);
   const output = flags.output;
   const intoFolder = output === undefined || isDirectory(output);
   let progress = null as Progress | null;
@@ -67,6 +84,25 @@ async function runDownload(id: number, flags: DownloadFlags): Promise<number> {
     if (failure === null) throw error;
     process.stderr.write(`syncfile: ${failure}\n`);
     return EXIT.unreadable;
+  }
+}
+
+/** `--info`: the file's information, a line each. */
+async function showInformation(client: Client, id: number, type: FileType): Promise<number> {
+  try {
+    const file = await client.fileInformation(id, { type, signal: interruptSignal() });
+    const by = file.uploadedBy === null ? "" : `, by API key ${file.uploadedBy}`;
+    writeOut(process.stdout, `file ${file.id}: ${file.fileName}\n`);
+    writeOut(process.stdout, `  type: ${file.type}\n  registered: ${file.creationTime}${by}\n`);
+    return EXIT.ok;
+  } catch (error) {
+    // the service names the file's type: say it as this command's flag
+    const other = error instanceof ApiError ? /it is a (\w+) file/.exec(error.message)?.[1] : undefined;
+    if (other === undefined) throw error;
+    process.stderr.write(
+      `syncfile: file ${id} is not of type ${type} but ${other}: ask with --type ${other}\n`,
+    );
+    return EXIT.invalid;
   }
 }
 

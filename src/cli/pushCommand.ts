@@ -70,7 +70,7 @@ export function pushCommand(result: { code: number }): Command {
       `
 The file is validated here first, with the same checks as \`syncfile validate\`; an invalid
 file is refused without a single request. A valid one goes up in the three steps of the
-upload procedure and is synced (PUT /v1.0/services/sync/custom, or …/custom/csv for CSV).
+upload procedure and is synced (PUT /v1.0/services/sync/custom, or …/sync/gluu for CSV).
 A workbook (.xlsx), and an export read through a profile or mapping, are converted to JSON on
 the way, and the JSON is uploaded.
 

@@ -4,7 +4,7 @@
 // more calls in a window than the limit, whatever the network's delays.
 
 import type { Clock } from "../http/Clock.js";
-import { OPERATIONS, type Operation, RATE_WINDOW_MS } from "../http/operations.js";
+import { ALIASES, OPERATIONS, type Operation, RATE_WINDOW_MS } from "../http/operations.js";
 import { SlidingWindow } from "../http/SlidingWindow.js";
 
 /** Calls allowed per minute, by operation; an operation left out is not limited. */
@@ -43,7 +43,8 @@ export class RateLimiter {
    * (or its failure) has arrived.
    */
   async acquire(operation: Operation, signal?: AbortSignal): Promise<() => void> {
-    const slots = this.#slots.get(operation);
+    // an alias counts in its operation's limit, as the server counts it
+    const slots = this.#slots.get(ALIASES[operation] ?? operation);
     if (!slots) return () => {};
     for (;;) {
       signal?.throwIfAborted();

@@ -35,7 +35,10 @@ export interface CallOptions {
 export interface Call extends CallOptions {
   path: string;
   query?: Record<string, string | number | undefined>;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as they are, with their content type (a form). */
+  bytes?: { data: Uint8Array; contentType: string };
   headers?: Record<string, string>;
 }
 
@@ -57,7 +60,7 @@ export interface ExchangeSettings {
 const USER_AGENT = `syncfile/${packageJson.version}`;
 
 // a sync is not repeated once the service may have started it
-const SYNCS: ReadonlySet<Operation> = new Set(["syncCustom", "syncCustomCsv"]);
+const SYNCS: ReadonlySet<Operation> = new Set(["syncCustom", "syncGluu", "syncCustomCsv"]);
 
 /** The exchanges of one client. */
 export class Exchange {
@@ -97,10 +100,13 @@ export class Exchange {
       "user-agent": USER_AGENT,
       ...call.headers,
     };
-    let body: string | undefined;
+    let body: string | Uint8Array | undefined;
     if (call.body !== undefined) {
       body = JSON.stringify(call.body);
       headers["content-type"] = "application/json";
+    } else if (call.bytes !== undefined) {
+      body = call.bytes.data;
+      headers["content-type"] = call.bytes.contentType;
     }
     const safe = !SYNCS.has(operation);
     const idleTimeoutMs = safe ? this.#s.timeoutMs : Math.max(this.#s.timeoutMs, this.#s.syncTimeoutMs);

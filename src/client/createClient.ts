@@ -5,7 +5,7 @@
 // number of times.
 
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { basename, extname } from "node:path";
 import type { Change } from "../diff/Change.js";
@@ -14,6 +14,7 @@ import {
   ALLOW_DELETES_HEADER,
   type AppAccountState,
   type AppAccountUsers,
+  type FileInformation,
   type FileType,
   OPERATIONS,
   type Operation,
@@ -22,7 +23,13 @@ import {
   type SyncSummary,
   type UploadFileParameters,
 } from "../http/operations.js";
-import { type Executions, readExecutions, readFileId, readUploadParameters } from "../http/tolerant.js";
+import {
+  type Executions,
+  readExecutions,
+  readFileId,
+  readFileInformation,
+  readUploadParameters,
+} from "../http/tolerant.js";
 import { type SyncWaiting, whileSyncRuns } from "../http/whileSyncRuns.js";
 import {
   type CallOptions,
@@ -99,7 +106,7 @@ export interface DownloadedFile {
 
 /** What `sync` can be told. */
 export interface SyncOptions extends CallOptions {
-  /** json (PUT /v1.0/services/sync/custom, the default) or csv (…/custom/csv). */
+  /** json (PUT /v1.0/services/sync/custom, the default) or csv (…/sync/gluu). */
   format?: "json" | "csv";
   /** How long to keep trying while another sync runs (409). Default 10 minutes; 0: not at all. */
   waitMs?: number;
@@ -134,6 +141,16 @@ export interface Client {
   registerFile(path: string, type: FileType, options?: CallOptions): Promise<{ id: number }>;
   /** The three steps of the upload procedure: upload URL, PUT (streamed), register. */
   uploadFile(path: string, options?: UploadOptions): Promise<UploadedFile>;
+  /**
+   * POST /v1.0/files/upload: a file of up to 3 MiB (a path, or bytes named `options.name`) in
+   * one request, of `options.type` (default customIntegrationData); resolves to its id.
+   */
+  uploadSmallFile(
+    source: string | Uint8Array,
+    options?: CallOptions & { name?: string; type?: FileType; contentType?: string },
+  ): Promise<{ id: number }>;
+  /** GET /v1.0/files/{id}: a file's information, looked up as `type` (the service's default: expenseReport). */
+  fileInformation(id: number, options?: CallOptions & { type?: FileType }): Promise<FileInformation["file"]>;
   /** GET /v1.0/files/{id}/download: the short-lived URL it redirects to. */
   getDownloadUrl(id: number, options?: CallOptions): Promise<string>;
   /**
@@ -144,7 +161,9 @@ export interface Client {
   downloadFile(id: number, dest: Destination, options?: DownloadOptions): Promise<DownloadedFile>;
   /** PUT /v1.0/services/sync/custom, once. */
   syncCustom(idFile: number, idAppAccount: number, options?: CallOptions): Promise<SyncSummary>;
-  /** PUT /v1.0/services/sync/custom/csv, once. */
+  /** PUT /v1.0/services/sync/gluu (a CSV file), once. */
+  syncGluu(idFile: number, idAppAccount: number, options?: CallOptions): Promise<SyncSummary>;
+  /** PUT /v1.0/services/sync/custom/csv, once: the CSV sync of a syncfile server before 0.2 (syncGluu on others). */
   syncCustomCsv(idFile: number, idAppAccount: number, options?: CallOptions): Promise<SyncSummary>;
   /** A sync that waits while another sync runs (409), up to `waitMs`. */
   sync(idFile: number, idAppAccount: number, options?: SyncOptions): Promise<SyncSummary>;
@@ -308,6 +327,42 @@ class HttpClient implements Client {
     return { id, filePath, name, contentType, bytes };
   }
 
+  async uploadSmallFile(
+    source: string | Uint8Array,
+    options: CallOptions & { name?: string; type?: FileType; contentType?: string } = {},
+  ): Promise<{ id: number }> {
+    const name = options.name ?? (typeof source === "string" ? basename(source) : "file");
+    const bytes = typeof source === "string" ? await readFile(source) : source;
+    const form = new FormData();
+    form.set("type", options.type ?? "customIntegrationData");
+    form.set("file", new Blob([bytes], { type: options.contentType ?? contentTypeOf(name) }), name);
+    // the form's bytes and its boundary, as fetch would send them
+    const encoded = new Response(form);
+    const data = new Uint8Array(await encoded.arrayBuffer());
+    const contentType = encoded.headers.get("content-type") as string;
+    return this.#exchange.json(
+      "uploadSmallFile",
+      { ...call(options), path: OPERATIONS.uploadSmallFile.path, bytes: { data, contentType } },
+      (body, url, status) => {
+        const id = readFileId(body);
+        return id === null ? unexpected("POST", url, status, body, "no file id") : { id };
+      },
+    );
+  }
+
+  async fileInformation(id: number, options: CallOptions & { type?: FileType } = {}) {
+    return this.#exchange.json(
+      "fileInformation",
+      {
+        ...call(options),
+        path: pathOf("fileInformation", id),
+        query: { type: options.type },
+      },
+      (body, url, status) =>
+        readFileInformation(body) ?? unexpected("GET", url, status, body, "no file {id, type, fileName}"),
+    );
+  }
+
   async getDownloadUrl(id: number, options: CallOptions = {}): Promise<string> {
     const target = await this.#downloadTarget(id, options.signal);
     if (target instanceof URL) return target.href;
@@ -335,12 +390,16 @@ class HttpClient implements Client {
     return this.#syncOnce("syncCustom", idFile, idAppAccount, options);
   }
 
+  syncGluu(idFile: number, idAppAccount: number, options: CallOptions = {}) {
+    return this.#syncOnce("syncGluu", idFile, idAppAccount, options);
+  }
+
   syncCustomCsv(idFile: number, idAppAccount: number, options: CallOptions = {}) {
     return this.#syncOnce("syncCustomCsv", idFile, idAppAccount, options);
   }
 
   async sync(idFile: number, idAppAccount: number, options: SyncOptions = {}): Promise<SyncSummary> {
-    const operation = options.format === "csv" ? "syncCustomCsv" : "syncCustom";
+    const operation = options.format === "csv" ? "syncGluu" : "syncCustom";
     return whileSyncRuns(
       () => this.#syncOnce(operation, idFile, idAppAccount, call(options), options.allowDeletes === true),
       (error): error is ApiError =>
@@ -480,7 +539,13 @@ function call(options: CallOptions): CallOptions {
 }
 
 function pathOf(
-  operation: "downloadFile" | "appAccount" | "appAccountUsers" | "appAccountSyncs" | "syncChanges",
+  operation:
+    | "fileInformation"
+    | "downloadFile"
+    | "appAccount"
+    | "appAccountUsers"
+    | "appAccountSyncs"
+    | "syncChanges",
   id: number,
 ): string {
   return OPERATIONS[operation].path.replace(":id", String(idOf(id)));

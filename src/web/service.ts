@@ -99,7 +99,7 @@ export async function pushFile(
   const idFile = readFileId(registered);
   if (idFile === null) throw new ServiceError(0, "the service registered the file without an id", null);
   options.onStep("Syncing…");
-  const path = OPERATIONS[format === "csv" ? "syncCustomCsv" : "syncCustom"].path;
+  const path = OPERATIONS[format === "csv" ? "syncGluu" : "syncCustom"].path;
   return whileSyncRuns(
     async () =>
       (await call(service, "PUT", path, { idFile, idAppAccount: appAccount }, options, {

@@ -487,6 +487,27 @@ describe("syncfile download", () => {
     expect((await syncfile(["download", String(id), "-o", join(dir, "users.json")])).code).toBe(0);
   });
 
+  it("--info shows a file's information, looked up as --type, and names the type to ask as", async () => {
+    const id = await upload(server.url, "users.json", readFileSync(fixture("valid/example.json")));
+    const info = await syncfile(["download", String(id), "--info"]);
+    expect(info.code).toBe(0);
+    expect(info.stdout).toMatch(
+      new RegExp(
+        `^file ${id}: users\\.json\\n  type: customIntegrationData\\n  registered: \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z, by API key 1\\n$`,
+      ),
+    );
+    const other = await syncfile(["download", String(id), "--info", "--type", "expenseReport"]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toBe(
+      `syncfile: file ${id} is not of type expenseReport but customIntegrationData: ask with --type customIntegrationData\n`,
+    );
+    const wrong = await syncfile(["download", String(id), "--info", "--type", "report"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(
+      /--type <type>' argument 'report' is invalid\. Allowed choices are customIntegrationData, expenseReport, attachment, plugin/,
+    );
+  });
+
   it("reports an unknown id in one line, and an unwritable destination with exit 3", async () => {
     const unknown = await syncfile(["download", "987654"]);
     expect(unknown.code).toBe(1);

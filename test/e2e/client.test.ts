@@ -94,6 +94,27 @@ describe("the upload procedure, syncs and downloads", () => {
     expect(summary).toMatchObject({ format: "csv", users: 3 });
   });
 
+  it("uploads a small file in one request, reads its information, and syncs it at gluu", async () => {
+    const client = createClient({ baseUrl: server.url, apiKey: KEY });
+    const { id } = await client.uploadSmallFile(fixture("valid/example.csv"));
+    const file = await client.fileInformation(id, { type: "customIntegrationData" });
+    expect(file).toMatchObject({ id, type: "customIntegrationData", fileName: "example.csv", uploadedBy: 1 });
+    expect(await client.syncGluu(id, 13)).toMatchObject({ success: true, format: "csv", users: 3 });
+    const bytes = await client.uploadSmallFile(new Uint8Array(3 * 1024 * 1024), {
+      name: "blank.zip",
+      type: "attachment",
+    });
+    expect((await client.fileInformation(bytes.id, { type: "attachment" })).fileName).toBe("blank.zip");
+    const over = await client
+      .uploadSmallFile(new Uint8Array(3 * 1024 * 1024 + 1), { name: "big.json" })
+      .catch((e: unknown) => e);
+    expect(over).toBeInstanceOf(ApiError);
+    expect((over as ApiError).status).toBe(413);
+    const asked = await client.fileInformation(id).catch((e: unknown) => e);
+    expect((asked as ApiError).status).toBe(404);
+    expect((asked as ApiError).message).toMatch(/ask GET \/v1\.0\/files\/\d+\?type=customIntegrationData$/);
+  });
+
   it("names a download after the server's file name when asked to", async () => {
     const client = createClient({ baseUrl: server.url, apiKey: KEY });
     const { id } = await client.uploadFile(fixture("valid/minimal.json"), { type: "attachment" });
@@ -507,7 +528,7 @@ describe("pushFile", () => {
       expect(proxy.requests.filter((line) => !put.test(line)).map((line) => line.split("?")[0])).toEqual([
         "GET /v1.0/files/url",
         "POST /v1.0/files",
-        "PUT /v1.0/services/sync/custom/csv",
+        "PUT /v1.0/services/sync/gluu",
       ]);
       expect(
         storage.proxy.requests.filter((line) => put.test(line)).map((line) => line.split("?")[0]),
