@@ -4,10 +4,12 @@
 // the metadata is on a PostgreSQL server and with --storage the files in an S3 bucket, which
 // several instances can share.
 
-import { Command } from "commander";
+import { Command, Option } from "commander";
+import { LOG_LEVELS, type LogLevel } from "../server/log.js";
 import type { SyncfileServer } from "../server/options.js";
 import { describeIoError, wholeNumber } from "./_io.js";
 import { readRates } from "./_rates.js";
+import { parseDuration } from "./_remote.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
 
@@ -25,15 +27,27 @@ interface ServeFlags {
   maxUploadBytes?: number;
   maxDeletes: number;
   cors: string[];
+  logLevel: LogLevel;
+  drainDelay: number;
+  shutdownTimeout: number;
 }
 
 /** The `serve` command; it runs until interrupted. */
 export function serveCommand(result: { code: number }): Command {
   return new Command("serve")
     .description("run the service locally: upload URLs, storage, files, syncs, access reviews")
-    .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--port <port>", "port to listen on (0 picks a free one)", wholeNumber("--port", 0), 8080)
-    .option("--data <dir>", "where the database and the files are kept", "syncfile-data")
+    .addOption(new Option("--host <host>", "address to listen on").env("SYNCFILE_HOST").default("127.0.0.1"))
+    .addOption(
+      new Option("--port <port>", "port to listen on (0 picks a free one)")
+        .env("SYNCFILE_PORT")
+        .argParser(wholeNumber("--port", 0))
+        .default(8080),
+    )
+    .addOption(
+      new Option("--data <dir>", "where the database and the files are kept")
+        .env("SYNCFILE_DATA")
+        .default("syncfile-data"),
+    )
     .option(
       "--database <url>",
       "a PostgreSQL server for the metadata, postgres://user@host:5432/db (default: embedded in --data; env SYNCFILE_DATABASE_URL)",
@@ -46,26 +60,80 @@ export function serveCommand(result: { code: number }): Command {
       "--redis <url>",
       "a Redis server for the rate limits, redis://host:6379 (default: in the database; env SYNCFILE_REDIS_URL)",
     )
-    .option("--seed <file>", "campaigns and executions to add (JSON; see fixtures/seed.json)")
-    .option("--display-currency <code>", "the organisation's display currency for prices", "USD")
-    .option("--source-currency <code>", "the currency of the files' cents (default: the display currency)")
-    .option("--rates <file>", 'rates from the source currency, {"EUR": "0.92"}, when the two differ')
-    .option(
-      "--max-upload-bytes <n>",
-      "largest upload accepted (default 5 GiB)",
-      wholeNumber("--max-upload-bytes", 1),
+    .addOption(
+      new Option("--seed <file>", "campaigns and executions to add (JSON; see fixtures/seed.json)").env(
+        "SYNCFILE_SEED",
+      ),
     )
-    .option(
-      "--max-deletes <n>",
-      "refuse (409) a sync that would take away more users than this, unless sent with the header syncfile-allow-deletes: true (0: no guard, as the service)",
-      wholeNumber("--max-deletes", 0),
-      0,
+    .addOption(
+      new Option("--display-currency <code>", "the organisation's display currency for prices")
+        .env("SYNCFILE_DISPLAY_CURRENCY")
+        .default("USD"),
     )
-    .option(
-      "--cors <origin>",
-      "let pages from this origin call the server, e.g. https://admin.example.com (repeatable; * for any)",
-      (origin: string, previous: string[]) => [...previous, origin],
-      [] as string[],
+    .addOption(
+      new Option(
+        "--source-currency <code>",
+        "the currency of the files' cents (default: the display currency)",
+      ).env("SYNCFILE_SOURCE_CURRENCY"),
+    )
+    .addOption(
+      new Option(
+        "--rates <file>",
+        'rates from the source currency, {"EUR": "0.92"}, when the two differ',
+      ).env("SYNCFILE_RATES"),
+    )
+    .addOption(
+      new Option("--max-upload-bytes <n>", "largest upload accepted (default 5 GiB)")
+        .env("SYNCFILE_MAX_UPLOAD_BYTES")
+        .argParser(wholeNumber("--max-upload-bytes", 1)),
+    )
+    .addOption(
+      new Option(
+        "--max-deletes <n>",
+        "refuse (409) a sync that would take away more users than this, unless sent with the header syncfile-allow-deletes: true (0: no guard, as the service)",
+      )
+        .env("SYNCFILE_MAX_DELETES")
+        .argParser(wholeNumber("--max-deletes", 0))
+        .default(0),
+    )
+    .addOption(
+      new Option(
+        "--cors <origin>",
+        "let pages from this origin call the server, e.g. https://admin.example.com (repeatable; * for any; the variable: comma-separated)",
+      )
+        .env("SYNCFILE_CORS")
+        .argParser((origin: string, previous: string[]) => [
+          ...previous,
+          ...origin
+            .split(",")
+            .map((o) => o.trim())
+            .filter((o) => o !== ""),
+        ])
+        .default([] as string[]),
+    )
+    .addOption(
+      new Option("--log-level <level>", "how much the log (JSON lines on standard output) says")
+        .choices([...LOG_LEVELS])
+        .env("SYNCFILE_LOG_LEVEL")
+        .default("info"),
+    )
+    .addOption(
+      new Option(
+        "--drain-delay <duration>",
+        "after SIGTERM, how long /readyz says draining while requests are still served, before the server stops listening",
+      )
+        .env("SYNCFILE_DRAIN_DELAY")
+        .argParser((text) => parseDuration("--drain-delay", text))
+        .default(5000, "5s"),
+    )
+    .addOption(
+      new Option(
+        "--shutdown-timeout <duration>",
+        "then how long the requests under way may take before their connections are closed",
+      )
+        .env("SYNCFILE_SHUTDOWN_TIMEOUT")
+        .argParser((text) => parseDuration("--shutdown-timeout", text))
+        .default(30_000, "30s"),
     )
     .addHelpText(
       "after",
@@ -77,6 +145,15 @@ API keys come from SYNCFILE_API_KEYS (comma-separated). Without it, the server c
 on its first start, keeps it in <data>/api-key and prints it that once.
 
 Everything survives a restart. One server runs on a --data folder at a time.
+
+The log is JSON, a line each (pretty when standard output is a terminal): a line per request
+with its request id (the client's X-Request-Id, or a new one, echoed in the answer), a line
+per sync with its outcome, counts and duration, per report archive, per refusal of the guard.
+No API key or URL signature is ever written to it. What is printed for people at the start
+goes to standard error. /healthz says the process answers, /readyz that its database,
+storage and Redis do and that it is not draining, /metrics the Prometheus metrics (behind
+SYNCFILE_METRICS_TOKEN as a bearer token when it is set). SIGTERM or Ctrl-C drains
+(--drain-delay), then stops; a second one stops at once.
 
 Each sync is compared with the account's state before it: GET /v1.0/appAccounts/ID/syncs
 lists the syncs with what each changed, and .../syncs/SYNC/changes the changes themselves.
@@ -148,6 +225,10 @@ async function runServe(flags: ServeFlags): Promise<number> {
       maxDeletes: flags.maxDeletes,
       cors: flags.cors,
       apiKeys: ApiKeys.parseList(process.env.SYNCFILE_API_KEYS),
+      log: { level: flags.logLevel, destination: process.stdout, pretty: process.stdout.isTTY === true },
+      ...(process.env.SYNCFILE_METRICS_TOKEN ? { metricsToken: process.env.SYNCFILE_METRICS_TOKEN } : {}),
+      drainMs: flags.drainDelay,
+      shutdownTimeoutMs: flags.shutdownTimeout,
     });
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
@@ -168,30 +249,35 @@ async function runServe(flags: ServeFlags): Promise<number> {
     }
     throw error;
   }
+  // for people, on standard error: standard output is the log's, which never holds a key
   if (server.createdApiKey) {
-    process.stdout.write(
+    process.stderr.write(
       `created an API key, kept in ${flags.data}/api-key (shown only this once):\n  ${server.createdApiKey}\n`,
     );
   } else if (!process.env.SYNCFILE_API_KEYS) {
-    process.stdout.write(`API key: the one in ${flags.data}/api-key\n`);
+    process.stderr.write(`API key: the one in ${flags.data}/api-key\n`);
   }
   const where =
     (database || storage
       ? `metadata in ${database ? redact(database) : flags.data}, files in ${server.storage}`
       : `data in ${flags.data}`) + (redis ? `, rate limits in ${redact(redis)}` : "");
-  process.stdout.write(
+  process.stderr.write(
     `syncfile serve: listening on ${server.url} (${where})\n` +
       `  the page: ${server.url}/ (check, convert and push a file in the browser)\n` +
       `  the interface: ${server.url}/openapi.json (OpenAPI 3.1), ${server.url}/docs (reference)\n`,
   );
+  let stopping = false;
   const stop = () => {
-    server.close().then(
+    // a second signal ends the drain at once
+    if (stopping) return server.hurry();
+    stopping = true;
+    server.shutdown().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   return EXIT.ok;
 }
 

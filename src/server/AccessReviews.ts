@@ -11,6 +11,19 @@ import type { ObjectStore } from "./storage/types.js";
 // a claim older than this is taken to be of a server that died while making the archive
 const CLAIM_TIMEOUT_MS = 60_000;
 
+/** What the report archives' generation tells the server's log and metrics. */
+export interface ReportEvents {
+  /** An archive was made for `execution`, of `bytes`. */
+  made(execution: number, bytes: number): void;
+  /** A run failed (it is tried again at the next). */
+  failed(error: Error): void;
+}
+
+const STDERR_EVENTS: ReportEvents = {
+  made: () => {},
+  failed: (error) => process.stderr.write(`syncfile serve: report generation failed: ${error.message}\n`),
+};
+
 /** Access reviews over a repository and a blob store. */
 export class AccessReviews {
   readonly #repository: AccessReviewsRepository;
@@ -24,6 +37,7 @@ export class AccessReviews {
     blobs: ObjectStore,
     reportDelayMs: number,
     clock: () => number,
+    readonly events: ReportEvents = STDERR_EVENTS,
   ) {
     this.#repository = repository;
     this.#blobs = blobs;
@@ -54,9 +68,7 @@ export class AccessReviews {
   /** Runs generateDue every `everyMs` until the returned function is called. */
   schedule(everyMs: number): () => void {
     const timer = setInterval(() => {
-      this.generateDue().catch((error: Error) =>
-        process.stderr.write(`syncfile serve: report generation failed: ${error.message}\n`),
-      );
+      this.generateDue().catch((error: Error) => this.events.failed(error));
     }, everyMs);
     timer.unref();
     return () => clearInterval(timer);
@@ -79,6 +91,7 @@ export class AccessReviews {
       const path = `reports/execution-${execution.id}.zip`;
       await this.#blobs.write(path, zip, "application/zip");
       await this.#repository.attachReport(execution.id, path, zip.length);
+      this.events.made(execution.id, zip.length);
     }
     return due.length;
   }

@@ -20,6 +20,12 @@ export class Unavailable extends Error {
   }
 }
 
+/** Where an adapter says that its dependency went away or came back (the server's log). */
+export type DependencyLog = (message: string, down: boolean) => void;
+
+/** Without a server's log: a line on standard error. */
+export const stderrLog: DependencyLog = (message) => process.stderr.write(`syncfile serve: ${message}\n`);
+
 /**
  * Whether one dependency answers, as its adapter saw it last: the first failure after a
  * success is logged, and so is the first success after a failure; the failures between are not.
@@ -29,7 +35,7 @@ export class DependencyWatch {
 
   constructor(
     readonly dependency: string,
-    readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+    readonly log: DependencyLog = stderrLog,
   ) {}
 
   /** Notes a failure to reach the dependency; returns the error to throw. */
@@ -37,9 +43,7 @@ export class DependencyWatch {
     const reason = describeError(error);
     if (!this.#down) {
       this.#down = true;
-      this.log(
-        `syncfile serve: ${this.dependency} is not answering (${reason}); answering 503 until it is back`,
-      );
+      this.log(`${this.dependency} is not answering (${reason}); answering 503 until it is back`, true);
     }
     return new Unavailable(this.dependency, reason);
   }
@@ -48,7 +52,7 @@ export class DependencyWatch {
   up(): void {
     if (!this.#down) return;
     this.#down = false;
-    this.log(`syncfile serve: ${this.dependency} answers again`);
+    this.log(`${this.dependency} answers again`, false);
   }
 }
 

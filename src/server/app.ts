@@ -2,9 +2,11 @@
 // the plugins (errors, the OpenAPI document, the page and CORS, keys and rate limits) and the
 // routes of each area.
 
+import { randomUUID } from "node:crypto";
 import type { Ajv } from "ajv";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, LogController } from "fastify";
 import type { ApiKeys } from "./ApiKeys.js";
+import { acceptedRequestId, redactUrl } from "./log.js";
 import authentication from "./plugins/authentication.js";
 import bodyTimeouts, { type BodyTimeouts } from "./plugins/bodyTimeouts.js";
 import errors from "./plugins/errors.js";
@@ -15,6 +17,7 @@ import { MESSAGE_KEYWORDS } from "./routes/_schemas.js";
 import { accessReviewsRoutes } from "./routes/accessReviews.js";
 import { appAccountsRoutes } from "./routes/appAccounts.js";
 import { filesRoutes } from "./routes/files.js";
+import { healthRoutes } from "./routes/health.js";
 import { storageRoutes } from "./routes/storage.js";
 import { syncsRoutes } from "./routes/syncs.js";
 
@@ -29,7 +32,11 @@ export async function buildApp(
   timeouts: BodyTimeouts = BODY_TIMEOUTS,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: false,
+    loggerInstance: context.log,
+    // one line a request, at its end (below), not fastify's two
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: "requestId" }),
+    // the client's X-Request-Id when it is a safe one, else a new one; echoed in the answer
+    genReqId: (request) => acceptedRequestId(request.headers["x-request-id"]) ?? randomUUID(),
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
     // verbose: a refusal shows the value it refused; the schemas' sentences are annotations
@@ -41,13 +48,34 @@ export async function buildApp(
       ],
     },
   });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("X-Request-Id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    const operation = request.routeOptions.config?.operation ?? request.routeOptions.url ?? "unmatched";
+    const status = reply.statusCode;
+    const seconds = reply.elapsedTime / 1000;
+    context.metrics.requests.inc({ operation, method: request.method, status });
+    context.metrics.requestSeconds.observe({ operation, method: request.method }, seconds);
+    if (status === 409 || status === 429) context.metrics.refusals.inc({ operation, status });
+    // the URL without its signature: a storage URL's query authorises the request by itself
+    const line = { method: request.method, url: redactUrl(request.url), operation, status };
+    request.log.info({ ...line, durationMs: Math.round(reply.elapsedTime) }, "request");
+  });
   try {
     await app.register(bodyTimeouts, timeouts);
     await app.register(errors);
     await app.register(openapi);
     await app.register(page, { cors });
     await app.register(authentication, { keys, limits: context.rateLimits, clock: context.clock });
-    for (const routes of [filesRoutes, syncsRoutes, accessReviewsRoutes, appAccountsRoutes, storageRoutes]) {
+    for (const routes of [
+      healthRoutes,
+      filesRoutes,
+      syncsRoutes,
+      accessReviewsRoutes,
+      appAccountsRoutes,
+      storageRoutes,
+    ]) {
       await app.register(routes, context);
     }
     await app.ready();

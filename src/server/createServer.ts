@@ -9,15 +9,19 @@ import { currencyOf } from "../model/money.js";
 import { AccessReviews } from "./AccessReviews.js";
 import { ApiKeys } from "./ApiKeys.js";
 import { BODY_TIMEOUTS, buildApp } from "./app.js";
+import { createLog } from "./log.js";
+import { Metrics } from "./metrics.js";
 import type { ServerOptions, SyncfileServer } from "./options.js";
 import { corsOrigins } from "./plugins/page.js";
 import { openEmbedded } from "./repositories/embedded.js";
 import { openPostgres } from "./repositories/postgres.js";
 import type { Repositories } from "./repositories/types.js";
+import type { Health } from "./routes/health.js";
 import { SyncRunner } from "./SyncRunner.js";
 import { checkSeed, readSeed } from "./seed.js";
 import { BlobStore } from "./storage/disk.js";
 import type { ObjectStore } from "./storage/types.js";
+import type { DependencyLog } from "./Unavailable.js";
 
 /** Starts a server. */
 export async function createServer(options: ServerOptions): Promise<SyncfileServer> {
@@ -37,14 +41,43 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     throw new RangeError(`maxDeletes must be a whole number of at least 0, got ${maxDeletes}`);
   }
 
-  const { files, syncs, appAccounts, accessReviews, rateLimits, blobs, close } = await openBackend(
-    options,
-    dataDir,
-    clock,
-  );
-  const reviews = new AccessReviews(accessReviews, blobs, options.reportDelayMs ?? 5000, clock);
+  const log = createLog({ level: "warn", ...options.log });
+  // away and back again, both warnings: the pair is seen at the library's level (warn) too
+  const dependencyLog = (message: string, down: boolean) =>
+    log.warn({ dependency: down ? "away" : "back" }, message);
+  const backend = await openBackend(options, dataDir, clock, dependencyLog);
+  const { files, syncs, appAccounts, accessReviews, rateLimits, blobs } = backend;
+  const metrics = new Metrics();
+  const reviews = new AccessReviews(accessReviews, blobs, options.reportDelayMs ?? 5000, clock, {
+    made: (execution, bytes) => {
+      metrics.reportArchives.inc();
+      log.info({ execution, bytes }, "report archive");
+    },
+    failed: (error) => log.error({ err: error }, "report generation failed"),
+  });
   const runner = new SyncRunner(files, syncs, blobs, currency, maxDeletes);
-  const context = { files, appAccounts, rateLimits, blobs, reviews, clock, displayCurrency, maxUploadBytes };
+  const health: Health = {
+    draining: false,
+    checks: {
+      database: backend.ping,
+      storage: () => blobs.ping(),
+      ...(backend.redis ? { redis: backend.redis } : {}),
+    },
+  };
+  const context = {
+    files,
+    appAccounts,
+    rateLimits,
+    blobs,
+    reviews,
+    clock,
+    displayCurrency,
+    maxUploadBytes,
+    log,
+    metrics,
+    health,
+    metricsToken: options.metricsToken ?? null,
+  };
   let app: FastifyInstance | null = null;
   try {
     if (seed) await accessReviews.addSeed(seed, new Date(clock()));
@@ -55,24 +88,51 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 8080 });
   } catch (error) {
     await app?.close();
-    await close();
+    await backend.close();
     throw error;
   }
   const host = options.host ?? "127.0.0.1";
   const { port } = app.server.address() as { port: number };
   const stopReports = options.backgroundReports === false ? null : reviews.schedule(1000);
+  const close = async () => {
+    stopReports?.();
+    await (app as FastifyInstance).close();
+    await reviews.settled(); // a run under way ends before the database closes
+    await backend.close();
+  };
+  let hurry = () => {};
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     storage: blobs.location,
     createdApiKey: created,
     fastify: app,
     generateReports: () => reviews.generateDue(),
-    async close() {
-      stopReports?.();
-      await (app as FastifyInstance).close();
-      await reviews.settled(); // a run under way ends before the database closes
-      await close();
+    close,
+    async shutdown() {
+      health.draining = true;
+      log.info({ drainMs: options.drainMs ?? 5000 }, "draining: /readyz answers 503");
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.drainMs ?? 5000);
+        hurry = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      const timeoutMs = options.shutdownTimeoutMs ?? 30_000;
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), timeoutMs);
+      });
+      const closing = close();
+      if ((await Promise.race([closing, late])) === "late") {
+        log.warn({ shutdownTimeoutMs: timeoutMs }, "requests still under way: closing their connections");
+        (app as FastifyInstance).server.closeAllConnections();
+        await closing;
+      }
+      clearTimeout(timer);
+      log.info("stopped");
     },
+    hurry: () => hurry(),
   };
 }
 
@@ -85,8 +145,11 @@ async function openBackend(
   options: ServerOptions,
   dataDir: string,
   clock: () => number,
-): Promise<Repositories & { blobs: ObjectStore }> {
-  const repositories = options.database ? await openPostgres(options.database) : await openEmbedded(dataDir);
+  log: DependencyLog,
+): Promise<Repositories & { blobs: ObjectStore; redis: (() => Promise<void>) | null }> {
+  const repositories = options.database
+    ? await openPostgres(options.database, log)
+    : await openEmbedded(dataDir, log);
   const closing: (() => unknown)[] = [repositories.close];
   let closed: Promise<void> | null = null;
   // once, the last opened first, each step whatever the one before did
@@ -101,16 +164,18 @@ async function openBackend(
   };
   try {
     let { rateLimits } = repositories;
+    let ping: (() => Promise<void>) | null = null;
     if (options.redis) {
-      const redis = await (await import("./repositories/redis.js")).RedisRateLimits.open(options.redis);
+      const redis = await (await import("./repositories/redis.js")).RedisRateLimits.open(options.redis, log);
       closing.push(() => redis.close());
       rateLimits = redis;
+      ping = () => redis.ping();
     }
     const blobs = options.storage
-      ? await (await import("./storage/s3.js")).S3Store.open(options.storage)
+      ? await (await import("./storage/s3.js")).S3Store.open(options.storage, log)
       : BlobStore.open(dataDir, repositories.files, clock);
     closing.push(() => blobs.close());
-    return { ...repositories, rateLimits, blobs, close };
+    return { ...repositories, rateLimits, blobs, redis: ping, close };
   } catch (error) {
     await close();
     throw error;

@@ -2,6 +2,7 @@
 
 import type { FastifyInstance } from "fastify";
 import type { RateTable } from "../model/money.js";
+import type { LogOptions } from "./log.js";
 import type { Seed } from "./seed.js";
 
 /** How to run a server. */
@@ -54,6 +55,17 @@ export interface ServerOptions {
   maxDeletes?: number;
   /** Origins whose pages may call this server (CORS), e.g. `https://admin.example.com`. Default none. */
   cors?: readonly string[];
+  /** The log: level (default warn), destination (default standard error), pretty. */
+  log?: LogOptions;
+  /** The bearer token /metrics asks for. Default none: /metrics is open. */
+  metricsToken?: string;
+  /**
+   * How long `shutdown()` keeps serving while /readyz says draining, before it stops listening,
+   * in ms: the time a load balancer takes to stop sending. Default 5 s.
+   */
+  drainMs?: number;
+  /** How long `shutdown()` waits for the requests under way before it closes their connections, in ms. Default 30 s. */
+  shutdownTimeoutMs?: number;
 }
 
 /** A running server. */
@@ -70,4 +82,13 @@ export interface SyncfileServer {
   generateReports(): Promise<number>;
   /** Stops listening and closes the database. */
   close(): Promise<void>;
+  /**
+   * Stops as a load balancer needs it to: /readyz says draining at once, requests are still
+   * served for `drainMs`, then it stops listening and waits up to `shutdownTimeoutMs` for the
+   * requests under way, and closes. `now()` on the returned promise's side ends the drain early
+   * (a second signal).
+   */
+  shutdown(): Promise<void>;
+  /** Ends a shutdown's drain at once (a second Ctrl-C). */
+  hurry(): void;
 }

@@ -237,10 +237,21 @@ describe("a dependency that goes away", () => {
       expect(answer.status).toBe(503);
       expect(answer.headers.get("retry-after")).toBe("5");
       expect(answer.body.message).toMatch(/^Redis at redis:\/\/127\.0\.0\.1:\d+ is not answering/);
+      // a 5xx body names its request, as the answer's header and the log do
+      expect(answer.body.requestId).toBe(answer.headers.get("x-request-id"));
     }
     expect(lines.filter(/is not answering/)).toHaveLength(1);
+    // not ready meanwhile, and it says which dependency
+    const ready = await call(instance.url, "GET", "/readyz", { key: null });
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatchObject({ status: "not ready", checks: { database: "ok", storage: "ok" } });
+    expect((ready.body.checks as { redis: string }).redis).not.toBe("ok");
     passage.restore();
     await waitFor(async () => (await ask()).status === 200, "the instance to serve again");
+    expect((await call(instance.url, "GET", "/readyz", { key: null })).body).toEqual({
+      status: "ready",
+      checks: { database: "ok", storage: "ok", redis: "ok" },
+    });
     expect(lines.filter(/answers again/)).toHaveLength(1);
   });
 

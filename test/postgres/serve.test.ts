@@ -20,14 +20,15 @@ describe("syncfile serve --database --storage", () => {
         SYNCFILE_DATABASE_URL: database,
         SYNCFILE_STORAGE_URL: files.url,
         SYNCFILE_API_KEYS: KEY,
+        SYNCFILE_DRAIN_DELAY: "0",
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: undefined, // serve says nothing of Node 20 itself
       },
     });
     try {
-      await waitFor(() => serve.output().stdout.includes("/docs"), "serve to start");
-      const { stdout } = serve.output();
-      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1] as string;
-      expect(stdout).toContain(`(metadata in ${database}, files in s3://${files.name}/)`);
+      await waitFor(() => serve.output().stderr.includes("/docs"), "serve to start");
+      const { stderr } = serve.output();
+      const url = /listening on (http:\/\/\S+)/.exec(stderr)?.[1] as string;
+      expect(stderr).toContain(`(metadata in ${database}, files in s3://${files.name}/)`);
       const idFile = await upload(
         url,
         "users.json",
@@ -38,7 +39,19 @@ describe("syncfile serve --database --storage", () => {
       });
       expect(sync.body).toMatchObject({ success: true, users: 1 });
       expect(files.proxy.requests.some((line) => line.startsWith(`PUT /${files.name}/`))).toBe(true);
-      expect(serve.output().stderr).toBe(""); // not a line of warning
+      // not a line of warning: the three lines of its address for people, and a log of info lines
+      expect(serve.output().stderr.split("\n")).toEqual([
+        expect.stringMatching(/^syncfile serve: listening on /),
+        expect.stringMatching(/^ {2}the page: /),
+        expect.stringMatching(/^ {2}the interface: /),
+        "",
+      ]);
+      const levels = serve
+        .output()
+        .stdout.split("\n")
+        .filter((line) => line !== "")
+        .map((line) => (JSON.parse(line) as { level: string }).level);
+      expect(new Set(levels)).toEqual(new Set(["info"]));
     } finally {
       serve.child.kill("SIGTERM");
       await serve.result;

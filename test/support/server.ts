@@ -256,7 +256,8 @@ export function serveProcess(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--data", data, ...args], {
       cwd: root,
-      env: { ...process.env, SYNCFILE_API_KEYS: `${KEY},${OTHER_KEY}`, ...env },
+      // no drain after SIGTERM unless a test asks for one: it stops at once
+      env: { ...process.env, SYNCFILE_API_KEYS: `${KEY},${OTHER_KEY}`, SYNCFILE_DRAIN_DELAY: "0", ...env },
     });
     let out = "";
     const onData = (d: Buffer) => {
@@ -270,10 +271,9 @@ export function serveProcess(
       if (used) buckets.set(url, used);
       resolve({ child, url, output: () => out });
     };
+    // the log on standard output, what serve prints for people (its address) on standard error
     child.stdout.on("data", onData);
-    child.stderr.on("data", (d) => {
-      out += d;
-    });
+    child.stderr.on("data", onData);
     child.on("exit", (code) => reject(new Error(`serve exited (${code}) before listening:\n${out}`)));
   });
 }

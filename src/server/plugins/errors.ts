@@ -8,15 +8,16 @@ import fp from "fastify-plugin";
 import { badRequest, HttpError, show } from "../HttpError.js";
 import { RETRY_AFTER_SECONDS, Unavailable } from "../Unavailable.js";
 
-/** Sends `error` as the response: its status, headers and JSON body. */
+/** Sends `error` as the response: its status, headers and JSON body (a 5xx's with the request id). */
 export function send(reply: FastifyReply, error: HttpError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  return reply.code(error.statusCode).type("application/json; charset=utf-8").send(error.body());
+  const body = error.statusCode >= 500 ? { ...error.body(), requestId: reply.request.id } : error.body();
+  return reply.code(error.statusCode).type("application/json; charset=utf-8").send(body);
 }
 
 async function errors(app: FastifyInstance): Promise<void> {
   app.setErrorHandler(
-    (error: Error & { statusCode?: number; code?: string; validation?: unknown }, _request, reply) => {
+    (error: Error & { statusCode?: number; code?: string; validation?: unknown }, request, reply) => {
       if (error instanceof HttpError) return send(reply, error);
       if (error instanceof Unavailable) {
         // its adapter has told the log once; the client is told to come back (and retries a 503)
@@ -40,8 +41,11 @@ async function errors(app: FastifyInstance): Promise<void> {
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
         return send(reply, new HttpError(error.statusCode, error.message));
       }
-      process.stderr.write(`syncfile serve: internal error: ${error.stack ?? error.message}\n`);
-      return send(reply, new HttpError(500, "internal error; the server's log says more"));
+      request.log.error({ err: error }, "internal error");
+      return send(
+        reply,
+        new HttpError(500, `internal error; the server's log says more (request ${request.id})`),
+      );
     },
   );
   app.setNotFoundHandler((request, reply) =>

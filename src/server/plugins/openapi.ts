@@ -38,6 +38,11 @@ async function openapi(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           apiKey: { type: "http", scheme: "bearer", description: "an API key of the service" },
+          metricsToken: {
+            type: "http",
+            scheme: "bearer",
+            description: "SYNCFILE_METRICS_TOKEN, when it is set",
+          },
         },
       },
       tags: [
@@ -45,6 +50,7 @@ async function openapi(app: FastifyInstance): Promise<void> {
         { name: "syncs", description: "custom integration data into an app account" },
         { name: "access reviews", description: "campaign executions and their report archives" },
         { name: "app accounts", description: "what the syncs made" },
+        { name: "operations", description: "health, readiness and metrics, for an operator's tools" },
       ],
     },
   });

@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
+import { type DependencyLog, stderrLog } from "../Unavailable.js";
 import { type PgliteAnswer, PgliteThread } from "./_pgliteThread.js";
 import { SCHEMA } from "./_schema.js";
 
@@ -72,13 +73,13 @@ export class Database implements Sql {
   }
 
   /** Opens the database of `dataDir`, created on first use; refused while another server holds it. */
-  static async open(dataDir: string): Promise<Database> {
+  static async open(dataDir: string, log: DependencyLog = stderrLog): Promise<Database> {
     const lock = holdDataDir(dataDir);
     let thread: PgliteThread | null = null;
     try {
       const dir = join(dataDir, "db");
       if (!existsSync(join(dir, "PG_VERSION"))) createCluster(dir);
-      thread = await PgliteThread.start({ dir, settings: SETTINGS });
+      thread = await PgliteThread.start({ dir, settings: SETTINGS }, log);
       await thread.send({ op: "exec", sql: SCHEMA });
       return new Database(thread, lock);
     } catch (error) {

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { DependencyWatch, Unavailable } from "../Unavailable.js";
+import { type DependencyLog, DependencyWatch, stderrLog, Unavailable } from "../Unavailable.js";
 import type { FromPglite, PgliteErrorData, PgliteWorkerData, ToPglite } from "./_pgliteMessages.js";
 
 /** Where the thread's script is built: beside this module in dist/. */
@@ -36,7 +36,7 @@ interface Running {
 /** The database's thread; started by `start`, restarted after it dies. */
 export class PgliteThread {
   readonly #data: PgliteWorkerData;
-  readonly #watch = new DependencyWatch("the embedded database");
+  readonly #watch: DependencyWatch;
   #running: Promise<Running>;
   /** The thread, once its database is open; null while it (re)starts. */
   #up: Running | null = null;
@@ -45,14 +45,15 @@ export class PgliteThread {
   /** Counts the threads started: a transaction is bound to the one it began on. */
   generation = 0;
 
-  private constructor(data: PgliteWorkerData) {
+  private constructor(data: PgliteWorkerData, log: DependencyLog) {
     this.#data = data;
+    this.#watch = new DependencyWatch("the embedded database", log);
     this.#running = this.#spawn();
   }
 
   /** Starts the thread on the cluster in `data.dir`; rejects with why it could not open it. */
-  static async start(data: PgliteWorkerData): Promise<PgliteThread> {
-    const thread = new PgliteThread(data);
+  static async start(data: PgliteWorkerData, log: DependencyLog = stderrLog): Promise<PgliteThread> {
+    const thread = new PgliteThread(data, log);
     await thread.#running;
     return thread;
   }

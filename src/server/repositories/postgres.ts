@@ -8,7 +8,7 @@
 import pg from "pg";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
-import { DependencyWatch, socketFault } from "../Unavailable.js";
+import { type DependencyLog, DependencyWatch, socketFault } from "../Unavailable.js";
 import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { CopyTextRows } from "./_copy.js";
 import { FILES_PIN, FILES_UPLOADER, SCHEMA, SYNC_HISTORY } from "./_schema.js";
@@ -46,8 +46,8 @@ export class PgDatabase implements Sql {
   readonly pool: pg.Pool;
   readonly watch: DependencyWatch;
 
-  constructor(url: string) {
-    this.watch = new DependencyWatch(`the database ${redact(url)}`);
+  constructor(url: string, log?: DependencyLog) {
+    this.watch = new DependencyWatch(`the database ${redact(url)}`, log);
     this.pool = new pg.Pool({
       connectionString: url,
       max: 10,
@@ -278,8 +278,8 @@ class PgRateLimits implements RateLimitsRepository {
 }
 
 /** Opens the repositories of the PostgreSQL database at `url` (postgres://…), migrated. */
-export async function openPostgres(url: string): Promise<Repositories> {
-  const db = new PgDatabase(url);
+export async function openPostgres(url: string, log?: DependencyLog): Promise<Repositories> {
+  const db = new PgDatabase(url, log);
   try {
     await db.migrate();
     const syncs = new PgSyncsRepository(db);
@@ -290,6 +290,9 @@ export async function openPostgres(url: string): Promise<Repositories> {
       appAccounts: new SqlAppAccountsRepository(db),
       accessReviews: new SqlAccessReviewsRepository(db),
       rateLimits: new PgRateLimits(db),
+      ping: async () => {
+        await db.query("SELECT 1");
+      },
       close: () => db.close(),
     };
   } catch (error) {

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "redis";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
-import { DependencyWatch } from "../Unavailable.js";
+import { type DependencyLog, DependencyWatch } from "../Unavailable.js";
 import { DatabaseError, redact } from "./Database.js";
 import type { RateLimitsRepository } from "./types.js";
 
@@ -50,13 +50,13 @@ export class RedisRateLimits implements RateLimitsRepository {
   readonly #watch: DependencyWatch;
   #calls = 0;
 
-  private constructor(client: ReturnType<typeof redisClient>, url: string) {
+  private constructor(client: ReturnType<typeof redisClient>, url: string, log?: DependencyLog) {
     this.#client = client;
-    this.#watch = new DependencyWatch(`Redis at ${redact(url)}`);
+    this.#watch = new DependencyWatch(`Redis at ${redact(url)}`, log);
   }
 
   /** Connects to the Redis server at `url` (redis://…); refused in one sentence when it does not answer. */
-  static async open(url: string): Promise<RedisRateLimits> {
+  static async open(url: string, log?: DependencyLog): Promise<RedisRateLimits> {
     const client = redisClient(url);
     client.on("error", () => {}); // a lost connection is retried; the calls meanwhile fail
     try {
@@ -70,7 +70,17 @@ export class RedisRateLimits implements RateLimitsRepository {
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
       throw new DatabaseError(`cannot use Redis at ${redact(url)}: ${reason}`);
     }
-    return new RedisRateLimits(client, url);
+    return new RedisRateLimits(client, url, log);
+  }
+
+  /** Resolves when Redis answers a PING (readiness); rejects with why not. */
+  async ping(): Promise<void> {
+    try {
+      await this.#client.ping();
+    } catch (error) {
+      throw this.#watch.down(error);
+    }
+    this.#watch.up();
   }
 
   async take(key: string, operation: string, perMinute: number, now: number): Promise<WindowState> {

@@ -214,6 +214,8 @@ export interface Repositories {
   appAccounts: AppAccountsRepository;
   accessReviews: AccessReviewsRepository;
   rateLimits: RateLimitsRepository;
+  /** Resolves when the database answers a query (readiness); rejects with why not. */
+  ping(): Promise<void>;
   /** Closes what the backend holds open. */
   close(): Promise<void>;
 }

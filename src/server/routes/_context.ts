@@ -5,13 +5,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from "fastify";
 import { OPERATIONS, type Operation } from "../../http/operations.js";
 import type { AccessReviews } from "../AccessReviews.js";
+import type { ServerLog } from "../log.js";
 import type { AppAccountsRepository, FilesRepository, RateLimitsRepository } from "../repositories/types.js";
 import type { SyncRunner } from "../SyncRunner.js";
 import type { ObjectStore } from "../storage/types.js";
 import { operationDocs } from "./_docs.js";
+import type { OperatorContext } from "./health.js";
 
 /** The parts of a running server the routes use. */
-export interface ServerContext {
+export interface ServerContext extends OperatorContext {
   blobs: ObjectStore;
   files: FilesRepository;
   appAccounts: AppAccountsRepository;
@@ -21,6 +23,7 @@ export interface ServerContext {
   clock: () => number;
   displayCurrency: string;
   maxUploadBytes: number;
+  log: ServerLog;
 }
 
 /** The schemas of a route's input, which fastify checks before the handler runs. */

@@ -35,7 +35,7 @@ const fileType = (missing: string) => ({
 
 export async function filesRoutes(
   app: FastifyInstance,
-  { blobs, files, clock, maxUploadBytes }: ServerContext,
+  { blobs, files, clock, maxUploadBytes, metrics }: ServerContext,
 ): Promise<void> {
   // the service's document has `type` a plain text here: the content type the file will be
   // PUT with (its examples), or a file type (its support articles: type=customIntegrationData),
@@ -90,7 +90,9 @@ export async function filesRoutes(
             await blobs.remove(path);
             throw tooLarge(maxUploadBytes);
           }
-          return files.register(path, type, upload, request.apiKeyNumber ?? null);
+          const id = await files.register(path, type, upload, request.apiKeyNumber ?? null);
+          metrics.uploadBytes.inc(upload.size);
+          return id;
         });
     if (id === null) {
       throw badRequest(
@@ -114,7 +116,9 @@ export async function filesRoutes(
       const filePath = `${stamp()}/${form.name}`;
       const pin = await blobs.write(filePath, form.bytes, form.contentType);
       const upload = { contentType: form.contentType, size: form.bytes.length, pin };
-      return { id: await files.register(filePath, form.type, upload, request.apiKeyNumber ?? null) };
+      const id = await files.register(filePath, form.type, upload, request.apiKeyNumber ?? null);
+      metrics.uploadBytes.inc(upload.size);
+      return { id };
     },
     // the form is read by the handler (readSmallUpload): its schema is for the OpenAPI document
     { consumes: ["multipart/form-data"], validatorCompiler: () => () => true },

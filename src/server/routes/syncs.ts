@@ -13,18 +13,83 @@ const SYNC_BODY = objectBody('{"idFile": <file id>, "idAppAccount": <app account
   idAppAccount: idValue("idAppAccount"),
 });
 
-export async function syncsRoutes(app: FastifyInstance, { syncs }: ServerContext): Promise<void> {
+export async function syncsRoutes(app: FastifyInstance, { syncs, metrics }: ServerContext): Promise<void> {
   const sync = (format: "json" | "csv") => async (request: FastifyRequest) => {
     const body = request.body as { idFile: number | string; idAppAccount: number | string };
     const fileId = Number(body.idFile);
     const account = Number(body.idAppAccount);
     const allowDeletes = request.headers[ALLOW_DELETES_HEADER] === "true";
-    return answer(fileId, account, await syncs.run(fileId, account, format, allowDeletes));
+    const started = performance.now();
+    let outcome: SyncOutcome;
+    try {
+      outcome = await syncs.run(fileId, account, format, allowDeletes);
+    } catch (error) {
+      const seconds = (performance.now() - started) / 1000;
+      metrics.syncs.inc({ outcome: "failed" });
+      metrics.syncSeconds.observe({ outcome: "failed" }, seconds);
+      request.log.error(
+        { sync: { idFile: fileId, idAppAccount: account, format, outcome: "failed" } },
+        "sync",
+      );
+      throw error;
+    }
+    const durationMs = Math.round(performance.now() - started);
+    const said = syncLine(outcome, fileId, account, format, durationMs);
+    metrics.syncs.inc({ outcome: said.outcome });
+    metrics.syncSeconds.observe({ outcome: said.outcome }, durationMs / 1000);
+    if (outcome.outcome === "refused") request.log.warn({ sync: said }, "sync refused by the guard");
+    else request.log.info({ sync: said }, "sync");
+    return answer(fileId, account, outcome);
   };
   route(app, "syncCustom", { body: SYNC_BODY }, sync("json"));
   route(app, "syncGluu", { body: SYNC_BODY }, sync("csv"));
   // the path syncfile served the CSV sync at before it followed the service's document
   route(app, "syncCustomCsv", { body: SYNC_BODY }, sync("csv"));
+}
+
+/** What the log says of a sync: its outcome, counts and duration (no user's email). */
+function syncLine(
+  sync: SyncOutcome,
+  idFile: number,
+  idAppAccount: number,
+  format: string,
+  durationMs: number,
+) {
+  const line = { idFile, idAppAccount, format, durationMs };
+  switch (sync.outcome) {
+    case "done": {
+      const { idSync, users, activeUsers, licenses, licenseUsers, warnings, changes } = sync.summary;
+      const compared = changes
+        ? { previousSync: changes.previousSync, counts: changes.counts, deletes: changes.deletes }
+        : {};
+      return {
+        ...line,
+        outcome: "applied",
+        idSync,
+        users,
+        activeUsers,
+        licenses,
+        licenseUsers,
+        warnings,
+        ...compared,
+      };
+    }
+    case "invalid":
+      return { ...line, outcome: "invalid", errors: sync.report.counts.error };
+    case "busy":
+      return { ...line, outcome: "busy", runningSync: sync.syncId };
+    case "refused":
+      return {
+        ...line,
+        outcome: "refused",
+        idSync: sync.syncId,
+        maxDeletes: sync.maxDeletes,
+        deletes: sync.changes.deletes,
+        counts: sync.changes.counts,
+      };
+    default:
+      return { ...line, outcome: sync.outcome };
+  }
 }
 
 /** The body of a sync that was done, or the error that says why not. */

@@ -7,7 +7,7 @@
 
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createReadStream, createWriteStream, mkdirSync, rmSync } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
+import { access, constants, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -107,6 +107,11 @@ export class BlobStore implements ObjectStore {
 
   async remove(path: string): Promise<void> {
     rmSync(this.#file(path), { force: true });
+  }
+
+  /** The blobs' folder is there and writable (a full disk shows at the write itself). */
+  async ping(): Promise<void> {
+    await access(this.#root, constants.W_OK);
   }
 
   close(): void {}

@@ -19,7 +19,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import type { Upload } from "../repositories/types.js";
-import { DependencyWatch, describeError, socketFault } from "../Unavailable.js";
+import { type DependencyLog, DependencyWatch, describeError, socketFault } from "../Unavailable.js";
 import { parseStorageUrl, type S3Location, StorageError } from "./location.js";
 import { attachment, ObjectChanged, type ObjectStore } from "./types.js";
 
@@ -34,9 +34,9 @@ export class S3Store implements ObjectStore {
   readonly #prefix: string;
   readonly #watch: DependencyWatch;
 
-  private constructor(where: S3Location) {
+  private constructor(where: S3Location, log?: DependencyLog) {
     this.location = `s3://${where.bucket}/${where.prefix}`;
-    this.#watch = new DependencyWatch(`the bucket ${this.location}`);
+    this.#watch = new DependencyWatch(`the bucket ${this.location}`, log);
     this.#bucket = where.bucket;
     this.#prefix = where.prefix;
     this.#client = new S3Client({
@@ -51,8 +51,8 @@ export class S3Store implements ObjectStore {
   }
 
   /** The bucket of `url`, checked to answer (and the credentials to be accepted) before serving. */
-  static async open(url: string): Promise<S3Store> {
-    const store = new S3Store(parseStorageUrl(url));
+  static async open(url: string, log?: DependencyLog): Promise<S3Store> {
+    const store = new S3Store(parseStorageUrl(url), log);
     try {
       await store.#client.send(new HeadBucketCommand({ Bucket: store.#bucket }));
     } catch (error) {
@@ -125,6 +125,10 @@ export class S3Store implements ObjectStore {
       throw new ObjectChanged(path);
     }
     return this.#watched(body);
+  }
+
+  async ping(): Promise<void> {
+    await this.#guard(this.#client.send(new HeadBucketCommand({ Bucket: this.#bucket })));
   }
 
   async write(path: string, bytes: Uint8Array, contentType: string): Promise<string | null> {

@@ -39,6 +39,8 @@ export interface ObjectStore {
    * written (see Upload), null where the storage keeps it from changing itself.
    */
   write(path: string, bytes: Uint8Array, contentType: string): Promise<string | null>;
+  /** Resolves when the storage can be used (readiness); rejects with why not. */
+  ping(): Promise<void>;
   /** Lets go of connections. */
   close(): void;
 }
