@@ -4,9 +4,9 @@
 // the metadata is on a PostgreSQL server and with --storage the files in an S3 bucket, which
 // several instances can share.
 
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import { LOG_LEVELS, type LogLevel } from "../server/log.js";
-import type { SyncfileServer } from "../server/options.js";
+import { publicUrlOf, type SyncfileServer } from "../server/options.js";
 import { describeIoError, wholeNumber } from "./_io.js";
 import { readRates } from "./_rates.js";
 import { parseDuration } from "./_remote.js";
@@ -28,6 +28,8 @@ interface ServeFlags {
   maxDeletes: number;
   cors: string[];
   logLevel: LogLevel;
+  trustProxy?: boolean | number | string;
+  publicUrl?: string;
   drainDelay: number;
   shutdownTimeout: number;
 }
@@ -110,6 +112,20 @@ export function serveCommand(result: { code: number }): Command {
             .filter((o) => o !== ""),
         ])
         .default([] as string[]),
+    )
+    .addOption(
+      new Option(
+        "--trust-proxy <proxies>",
+        "believe the X-Forwarded-Proto and -Host of these proxies: true (any), a number of hops, or addresses and CIDR ranges, comma-separated",
+      )
+        .env("SYNCFILE_TRUST_PROXY")
+        .argParser(trustProxyOf),
+    )
+    .addOption(
+      new Option(
+        "--public-url <url>",
+        "where clients reach the server, e.g. https://syncfile.example.com: every URL it hands out starts with it",
+      ).env("SYNCFILE_PUBLIC_URL"),
     )
     .addOption(
       new Option("--log-level <level>", "how much the log (JSON lines on standard output) says")
@@ -199,6 +215,11 @@ async function runServe(flags: ServeFlags): Promise<number> {
       return `: ${(error as Error).message}`;
     }
   });
+  try {
+    publicUrlOf(flags.publicUrl);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   // the SDK's nine lines on Node 20 speak of its releases after 2026, not of the one installed
   if (storage) process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
@@ -228,6 +249,8 @@ async function runServe(flags: ServeFlags): Promise<number> {
       log: { level: flags.logLevel, destination: process.stdout, pretty: process.stdout.isTTY === true },
       ...(process.env.SYNCFILE_METRICS_TOKEN ? { metricsToken: process.env.SYNCFILE_METRICS_TOKEN } : {}),
       drainMs: flags.drainDelay,
+      ...(flags.trustProxy === undefined ? {} : { trustProxy: flags.trustProxy }),
+      ...(flags.publicUrl === undefined ? {} : { publicUrl: flags.publicUrl }),
       shutdownTimeoutMs: flags.shutdownTimeout,
     });
   } catch (error) {
@@ -295,4 +318,15 @@ function serverUrl(
   const problem = url === undefined ? null : wrong(url);
   if (problem !== null) throw new UsageError(`${flag === undefined ? variable : name}${problem}`);
   return url;
+}
+
+/** `--trust-proxy`: true or false, a number of hops, or addresses and CIDR ranges. */
+function trustProxyOf(text: string): boolean | number | string {
+  const value = text.trim();
+  if (value === "true" || value === "false") return value === "true";
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^[\w.:/]+(\s*,\s*[\w.:/]+)*$/.test(value)) return value;
+  throw new InvalidArgumentError(
+    `--trust-proxy takes true, a number of hops, or addresses and CIDR ranges such as 10.0.0.0/8,127.0.0.1, not ${JSON.stringify(text)}`,
+  );
 }

@@ -2,10 +2,11 @@
 // fetch waits for headers, a file must stream up with its Content-Length (object storage
 // refuses chunked uploads), and a download streams to disk and must notice a cut connection.
 
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { type Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
 import { retryAfterMs as parseRetryAfter } from "../http/retryAfter.js";
+import { proxyAgentFor } from "./_proxy.js";
 import { ConnectionError } from "./ConnectionError.js";
 
 /** A request to send. */
@@ -37,11 +38,18 @@ export function send(spec: RequestSpec): Promise<IncomingMessage> {
   }
   let sent = false;
   let local: unknown = null;
+  let agent: Agent | undefined;
+  try {
+    agent = proxyAgentFor(url);
+  } catch (error) {
+    return Promise.reject(new ConnectionError(method, url, error, { sent: false, retryable: false }));
+  }
   return new Promise<IncomingMessage>((resolve, reject) => {
     const transport = url.protocol === "https:" ? httpsRequest : httpRequest;
     const request = transport(url, {
       method,
       headers: spec.headers,
+      ...(agent ? { agent } : {}),
       ...(spec.signal ? { signal: spec.signal } : {}),
     });
     request.setTimeout(spec.idleTimeoutMs, () =>

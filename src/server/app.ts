@@ -30,6 +30,7 @@ export async function buildApp(
   keys: ApiKeys,
   cors: readonly string[] = [],
   timeouts: BodyTimeouts = BODY_TIMEOUTS,
+  trustProxy?: boolean | number | string,
 ): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: context.log,
@@ -38,6 +39,13 @@ export async function buildApp(
     // the client's X-Request-Id when it is a safe one, else a new one; echoed in the answer
     genReqId: (request) => acceptedRequestId(request.headers["x-request-id"]) ?? randomUUID(),
     bodyLimit: 1024 * 1024,
+    ...(trustProxy === undefined
+      ? {}
+      : // a number of hops: the nearest n proxies (fastify's own number form, as a function)
+        {
+          trustProxy:
+            typeof trustProxy === "number" ? (_: string, hop: number) => hop < trustProxy : trustProxy,
+        }),
     return503OnClosing: true,
     // verbose: a refusal shows the value it refused; the schemas' sentences are annotations
     ajv: {

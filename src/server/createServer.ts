@@ -11,7 +11,7 @@ import { ApiKeys } from "./ApiKeys.js";
 import { BODY_TIMEOUTS, buildApp } from "./app.js";
 import { createLog } from "./log.js";
 import { Metrics } from "./metrics.js";
-import type { ServerOptions, SyncfileServer } from "./options.js";
+import { publicUrlOf, type ServerOptions, type SyncfileServer } from "./options.js";
 import { corsOrigins } from "./plugins/page.js";
 import { openEmbedded } from "./repositories/embedded.js";
 import { openPostgres } from "./repositories/postgres.js";
@@ -77,14 +77,21 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     metrics,
     health,
     metricsToken: options.metricsToken ?? null,
+    publicUrl: publicUrlOf(options.publicUrl),
   };
   let app: FastifyInstance | null = null;
   try {
     if (seed) await accessReviews.addSeed(seed, new Date(clock()));
-    app = await buildApp({ ...context, syncs: runner }, keys, cors, {
-      idleMs: options.bodyIdleTimeoutMs ?? BODY_TIMEOUTS.idleMs,
-      totalMs: options.bodyTimeoutMs ?? BODY_TIMEOUTS.totalMs,
-    });
+    app = await buildApp(
+      { ...context, syncs: runner },
+      keys,
+      cors,
+      {
+        idleMs: options.bodyIdleTimeoutMs ?? BODY_TIMEOUTS.idleMs,
+        totalMs: options.bodyTimeoutMs ?? BODY_TIMEOUTS.totalMs,
+      },
+      options.trustProxy,
+    );
     await app.listen({ host: options.host ?? "127.0.0.1", port: options.port ?? 8080 });
   } catch (error) {
     await app?.close();

@@ -55,6 +55,17 @@ export interface ServerOptions {
   maxDeletes?: number;
   /** Origins whose pages may call this server (CORS), e.g. `https://admin.example.com`. Default none. */
   cors?: readonly string[];
+  /**
+   * Which proxies' X-Forwarded-* headers to believe (fastify's trustProxy): true (any), a
+   * number of hops, or addresses and CIDR ranges (comma-separated). Default none.
+   */
+  trustProxy?: boolean | number | string;
+  /**
+   * The URL clients reach the server at (https://syncfile.example.com, with a path if a proxy
+   * mounts it under one): every URL the server hands out starts with it. Default: the address
+   * each request came to.
+   */
+  publicUrl?: string;
   /** The log: level (default warn), destination (default standard error), pretty. */
   log?: LogOptions;
   /** The bearer token /metrics asks for. Default none: /metrics is open. */
@@ -91,4 +102,28 @@ export interface SyncfileServer {
   shutdown(): Promise<void>;
   /** Ends a shutdown's drain at once (a second Ctrl-C). */
   hurry(): void;
+}
+
+/** `--public-url` checked, without its trailing slash; null when none is given. */
+export function publicUrlOf(text: string | undefined): string | null {
+  if (text === undefined) return null;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RangeError(
+      `the public URL must be an http(s) URL such as https://syncfile.example.com, got ${JSON.stringify(text)}`,
+    );
+  }
+  if (
+    (url.protocol !== "http:" && url.protocol !== "https:") ||
+    url.search !== "" ||
+    url.hash !== "" ||
+    url.username !== ""
+  ) {
+    throw new RangeError(
+      `the public URL must be an http(s) URL without a query, a fragment or credentials, such as https://syncfile.example.com, got ${JSON.stringify(text)}`,
+    );
+  }
+  return url.href.replace(/\/+$/, "");
 }

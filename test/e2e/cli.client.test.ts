@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { runCli, startCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
-import { type FaultyProxy, startProxy } from "../support/proxy.js";
+import { type FaultyProxy, startForwardProxy, startProxy } from "../support/proxy.js";
 import {
   call,
   dataDir,
@@ -391,6 +391,45 @@ describe("syncfile push", () => {
       expect(off.code).toBe(0);
       expect(off.stdout).toContain("users taken away: 39 (--max-deletes off)");
     });
+  });
+
+  it("goes through the proxy HTTP_PROXY names, but to the hosts NO_PROXY lists", async () => {
+    const forward = await startForwardProxy();
+    try {
+      const through = await syncfile(
+        ["push", fixture("valid/example.json"), "--app-account", "61", "--no-compare"],
+        {
+          HTTP_PROXY: forward.url,
+        },
+      );
+      expect(through.code, through.stderr).toBe(0);
+      const origin = server.url;
+      expect(forward.requests.map((line) => line.split("?")[0])).toEqual([
+        `GET ${origin}/v1.0/files/url`,
+        expect.stringMatching(new RegExp(`^PUT ${origin}/storage/\\d+/example\\.json$`)),
+        `POST ${origin}/v1.0/files`,
+        `PUT ${origin}/v1.0/services/sync/custom`,
+      ]);
+      forward.requests.length = 0;
+      const direct = await syncfile(
+        ["push", fixture("valid/example.json"), "--app-account", "61", "--no-compare"],
+        {
+          HTTP_PROXY: forward.url,
+          NO_PROXY: "127.0.0.1",
+        },
+      );
+      expect(direct.code, direct.stderr).toBe(0);
+      expect(forward.requests).toEqual([]);
+      const wrong = await syncfile(["push", fixture("valid/example.json"), "--app-account", "61"], {
+        HTTP_PROXY: "http://[not a host",
+      });
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.stderr).toContain(
+        'the proxy "http://[not a host" of the environment (HTTP_PROXY) is not a URL such as http://proxy.example.com:3128',
+      );
+    } finally {
+      await forward.close();
+    }
   });
 
   it("says in one line that the key is wrong: no stack trace", async () => {

@@ -15,6 +15,7 @@ import {
   OTHER_KEY,
   removeDataDirs,
   serveProcess,
+  startServer,
   upload,
 } from "../support/server.js";
 import { waitFor } from "../support/waitFor.js";
@@ -259,4 +260,62 @@ describe("syncfile serve's settings", () => {
       "option '--port <port>' value 'eighty' from env 'SYNCFILE_PORT' is invalid. --port takes a whole number of at least 0, not \"eighty\"",
     );
   }, 60_000);
+});
+
+describe("behind a proxy that terminates TLS", () => {
+  it("hands out the URLs clients used when it trusts the proxy, and the public URL when it has one", {
+    timeout: 120_000,
+  }, async () => {
+    const forwarded = { "x-forwarded-proto": "https", "x-forwarded-host": "files.example.com" };
+    const urls = async (base: string) => {
+      // in one request: a public URL this test cannot reach is not asked for a PUT
+      const form = new FormData();
+      form.set("type", "customIntegrationData");
+      form.set("file", new Blob([bigDocument(1)]), "users.json");
+      const stored = await fetch(`${base}/v1.0/files/upload`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${KEY}` },
+        body: form,
+      });
+      const { id } = (await stored.json()) as { id: number };
+      const upload_ = await call(base, "GET", "/v1.0/files/url?name=a.json&type=application/json", {
+        headers: forwarded,
+      });
+      const download = await call(base, "GET", `/v1.0/files/${id}/download`, { headers: forwarded });
+      return [
+        (upload_.body.uploadFileParameters as { url: string }).url,
+        download.headers.get("location") as string,
+      ];
+    };
+    const trusting = await startServer({ trustProxy: true });
+    const plain = await startServer();
+    const published = await startServer({
+      publicUrl: "https://sync.example.com/files/",
+      trustProxy: "127.0.0.1",
+    });
+    try {
+      for (const url of await urls(trusting.url))
+        expect(url).toMatch(/^https:\/\/files\.example\.com\/storage\/\d+\/\S+\?/);
+      // a proxy it was not told to trust: its headers are anybody's
+      for (const url of await urls(plain.url)) expect(url.startsWith(`${plain.url}/storage/`)).toBe(true);
+      for (const url of await urls(published.url))
+        expect(url).toMatch(/^https:\/\/sync\.example\.com\/files\/storage\/\d+\//);
+    } finally {
+      for (const server of [trusting, plain, published]) await server.close();
+    }
+  });
+
+  it("refuses a public URL that is not one, and a --trust-proxy it cannot read", async () => {
+    const data = await dataDir();
+    const url = await runCli(["serve", "--data", data, "--port", "0", "--public-url", "ftp://x"]);
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain(
+      'the public URL must be an http(s) URL without a query, a fragment or credentials, such as https://syncfile.example.com, got "ftp://x"',
+    );
+    const trust = await runCli(["serve", "--data", data, "--port", "0", "--trust-proxy", "every one"]);
+    expect(trust.code).toBe(2);
+    expect(trust.stderr).toContain(
+      "--trust-proxy takes true, a number of hops, or addresses and CIDR ranges",
+    );
+  });
 });

@@ -4,6 +4,7 @@
 // a request itself as a load balancer would (a 502 or a 503), and can hold a response back
 // until the test lets it go (to pace a sync that reads from a bucket). The server stays real.
 
+import { createServer as createHttpServer, request as httpRequest } from "node:http";
 import { connect, createServer, type Socket } from "node:net";
 
 export interface FaultyProxy {
@@ -211,4 +212,63 @@ function pair(client: Socket, server: Socket, sockets: Set<Socket>): void {
   };
   client.on("close", end).on("error", end);
   server.on("close", end).on("error", end);
+}
+
+/** A forward HTTP proxy as a corporate network has one: what HTTP_PROXY names. */
+export interface ForwardProxy {
+  /** http://127.0.0.1:<port> */
+  readonly url: string;
+  /** Each request it forwarded, as it came: "GET http://host:port/path?…", or "CONNECT host:port". */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A forward proxy on a free port of 127.0.0.1: a request in absolute form is sent on to its
+ * URL and the answer streamed back; CONNECT opens a tunnel.
+ */
+export async function startForwardProxy(): Promise<ForwardProxy> {
+  const requests: string[] = [];
+  const sockets = new Set<Socket>();
+  const proxy = createHttpServer((request, response) => {
+    requests.push(`${request.method} ${request.url}`);
+    let target: URL;
+    try {
+      target = new URL(request.url ?? "");
+    } catch {
+      response.writeHead(400).end("a proxy takes absolute URLs");
+      return;
+    }
+    const onward = httpRequest(target, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    onward.on("error", () => response.destroy());
+    request.pipe(onward);
+  });
+  proxy.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  proxy.on("connect", (request, client: Socket, head) => {
+    requests.push(`CONNECT ${request.url}`);
+    const [host, port] = (request.url ?? "").split(":");
+    const server = connect(Number(port), host, () => {
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      server.write(head);
+      server.pipe(client).pipe(server);
+    });
+    server.on("error", () => client.destroy());
+    client.on("error", () => server.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        proxy.close(() => resolve());
+      }),
+  };
 }

@@ -24,6 +24,8 @@ export interface ServerContext extends OperatorContext {
   displayCurrency: string;
   maxUploadBytes: number;
   log: ServerLog;
+  /** Where clients reach this server (--public-url), without a trailing slash; null: where each request came to. */
+  publicUrl: string | null;
 }
 
 /** The schemas of a route's input, which fastify checks before the handler runs. */
@@ -58,7 +60,11 @@ export function route(
   });
 }
 
-/** The address the request came to, for URLs that point back at this server. */
-export function baseUrl(request: FastifyRequest): string {
-  return `${request.protocol}://${request.headers.host ?? request.hostname}`;
+/**
+ * The address clients reach this server at, for the URLs it hands out that point back at it:
+ * `publicUrl` when one is set, else the one the request came to (behind a trusted proxy, its
+ * X-Forwarded-Proto and X-Forwarded-Host: fastify's trustProxy).
+ */
+export function baseUrl(request: FastifyRequest, publicUrl: string | null): string {
+  return publicUrl ?? `${request.protocol}://${request.host}`;
 }

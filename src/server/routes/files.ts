@@ -35,7 +35,7 @@ const fileType = (missing: string) => ({
 
 export async function filesRoutes(
   app: FastifyInstance,
-  { blobs, files, clock, maxUploadBytes, metrics }: ServerContext,
+  { blobs, files, clock, maxUploadBytes, metrics, publicUrl }: ServerContext,
 ): Promise<void> {
   // the service's document has `type` a plain text here: the content type the file will be
   // PUT with (its examples), or a file type (its support articles: type=customIntegrationData),
@@ -71,7 +71,7 @@ export async function filesRoutes(
     }
     const filePath = `${stamp()}/${name}`;
     const contentType = CONTENT_TYPE.test(type) ? type : null;
-    const url = await blobs.uploadUrl(filePath, contentType, UPLOAD_URL_TTL_MS, baseUrl(request));
+    const url = await blobs.uploadUrl(filePath, contentType, UPLOAD_URL_TTL_MS, baseUrl(request, publicUrl));
     return { uploadFileParameters: { url, filePath } };
   });
 
@@ -163,7 +163,12 @@ export async function filesRoutes(
     const file = await files.file(id);
     if (file === null) throw new HttpError(404, `file ${id} not found`);
     // the object the file was registered with, or a 409 (ObjectChanged) when a bucket lost it
-    const url = await blobs.downloadUrl(file.path, DOWNLOAD_URL_TTL_MS, baseUrl(request), file.pin);
+    const url = await blobs.downloadUrl(
+      file.path,
+      DOWNLOAD_URL_TTL_MS,
+      baseUrl(request, publicUrl),
+      file.pin,
+    );
     reply.redirect(url, 302);
   });
 }
