@@ -1,13 +1,14 @@
 // Writing a file that appears under its name only when complete: it is written to a hidden
-// temporary file beside it and then renamed into place (or, to create it only when absent,
-// linked). Whatever fails or is cut off on the way removes the temporary file and leaves the
-// destination as it was, the process's exit included (temporaryFiles.ts). Every file syncfile
-// publishes goes through here.
+// temporary file beside it, flushed to the disk (fsync), and then renamed into place (or, to
+// create it only when absent, linked), and the folder flushed too: after a power cut the name
+// holds the old file or the whole new one, never an empty or partial one. Whatever fails or is
+// cut off on the way removes the temporary file and leaves the destination as it was, the
+// process's exit included (temporaryFiles.ts). Every file syncfile publishes goes through here.
 
 import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
-import { linkSync, rmSync, writeFileSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
+import { closeSync, fsyncSync, linkSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { open, rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { removeAtExit } from "./temporaryFiles.js";
 
@@ -51,7 +52,11 @@ export async function replaceFile<T>(
   const kept = removeAtExit(temporary);
   try {
     const result = await write(temporary);
-    if (options.when?.(result) ?? true) await rename(temporary, path);
+    if (options.when?.(result) ?? true) {
+      await syncToDisk(temporary);
+      await rename(temporary, path);
+      await syncFolder(dirname(path));
+    }
     return result;
   } catch (error) {
     const e = error as NodeJS.ErrnoException;
@@ -72,11 +77,15 @@ export async function replaceFile<T>(
 export function createFileIfAbsent(path: string, content: string, options: { mode?: number } = {}): boolean {
   const temporary = temporaryPathBeside(path);
   try {
-    writeFileSync(temporary, content, {
-      flag: "wx",
-      ...(options.mode !== undefined ? { mode: options.mode } : {}),
-    });
+    const fd = openSync(temporary, "wx", options.mode);
+    try {
+      writeFileSync(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     linkSync(temporary, path);
+    syncFolderSync(dirname(path));
     return true;
   } catch (error) {
     if (
@@ -87,5 +96,43 @@ export function createFileIfAbsent(path: string, content: string, options: { mod
     throw error;
   } finally {
     rmSync(temporary, { force: true });
+  }
+}
+
+/** Flushes the file at `path` to the disk (fsync): what was written to it survives a power cut. */
+export async function syncToDisk(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+// a system whose folders cannot be opened or flushed (Windows) keeps its entries its own way
+const NO_FOLDER_SYNC = new Set(["EISDIR", "EPERM", "EINVAL", "EBADF", "EACCES"]);
+
+/** Flushes the entries of the folder `dir` (a rename or a link into it) to the disk. */
+export async function syncFolder(dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<typeof open>> | null = null;
+  try {
+    handle = await open(dir, "r");
+    await handle.sync();
+  } catch (error) {
+    if (!NO_FOLDER_SYNC.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+function syncFolderSync(dir: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(dir, "r");
+    fsyncSync(fd);
+  } catch (error) {
+    if (!NO_FOLDER_SYNC.has((error as NodeJS.ErrnoException).code ?? "")) throw error;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }

@@ -6,16 +6,17 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { type FileHandle, open, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createFileIfAbsent, replaceFile, temporaryPathBeside } from "../../src/bytes/replaceFile.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-replace-test-"));
@@ -164,4 +165,43 @@ describe("createFileIfAbsent", () => {
     expect(() => createFileIfAbsent(join(dir, "missing", "secret"), "x")).toThrow(/ENOENT/);
     expect(listing(dir)).toEqual([]);
   });
+});
+
+describe("what reaches the disk", () => {
+  // a file handle's path, as Linux tells it
+  const pathOf = (handle: FileHandle) => readlinkSync(`/proc/self/fd/${handle.fd}`);
+
+  it.skipIf(process.platform !== "linux")(
+    "is the whole new file before its rename, and the folder's entry after it (fsync)",
+    async () => {
+      const dir = folder();
+      const path = join(dir, "out.json");
+      writeFileSync(path, "old");
+      const probe = await open(path, "r");
+      const prototype = Object.getPrototypeOf(probe) as { sync: FileHandle["sync"] };
+      await probe.close();
+      const real = prototype.sync;
+      const seen: string[] = [];
+      const sync = vi.spyOn(prototype, "sync").mockImplementation(async function (this: FileHandle) {
+        const target = pathOf(this);
+        const what =
+          target === dir
+            ? "the folder"
+            : basename(target).startsWith(".out.json.")
+              ? `the new file (${readFileSync(target, "utf8")})`
+              : target;
+        seen.push(`${what}, while out.json holds ${readFileSync(path, "utf8")}`);
+        return real.call(this);
+      });
+      try {
+        await replaceFile(path, (temporary) => writeFile(temporary, "new"));
+      } finally {
+        sync.mockRestore();
+      }
+      expect(seen).toEqual([
+        "the new file (new), while out.json holds old",
+        "the folder, while out.json holds new",
+      ]);
+    },
+  );
 });

@@ -11,7 +11,7 @@ import { access, constants, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { replaceFile, temporaryPathBeside } from "../../bytes/replaceFile.js";
+import { replaceFile, syncFolder, syncToDisk, temporaryPathBeside } from "../../bytes/replaceFile.js";
 import { createOnce } from "../_createOnce.js";
 import type { FilesRepository, Upload } from "../repositories/types.js";
 import { type ObjectStore, validObjectPath } from "./types.js";
@@ -89,9 +89,12 @@ export class BlobStore implements ObjectStore {
     const temporary = temporaryPathBeside(file);
     try {
       const size = await this.#copy(body, temporary, maxBytes);
+      // on the disk before it counts as uploaded: a power cut never leaves an upload empty
+      await syncToDisk(temporary);
       await this.#exclusive(path, async () => {
         if (await this.#files.registered(path)) throw new Registered(path);
         await rename(temporary, file);
+        await syncFolder(dirname(file));
         await this.#files.recordUpload(path, contentType, size);
       });
       return size;
