@@ -11,7 +11,7 @@ import { formatBytes } from "../report/formatText.js";
 import { wholeNumber, writeFailure, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import { addRemoteOptions, connect, interruptSignal, type RemoteFlags } from "./_remote.js";
-import { EXIT } from "./exitCodes.js";
+import { EXIT, REMOTE_EXIT_CODES } from "./exitCodes.js";
 
 interface DownloadFlags extends RemoteFlags {
   output?: string;
@@ -42,6 +42,9 @@ The file is streamed to a hidden temporary file beside the destination and renam
 place when it is complete: a cut connection never leaves a partial file under the name (it
 is retried from a fresh download URL). A file named with -o is replaced; a name the
 service chose never replaces an existing file.
+
+Exit codes: 0 saved (or shown), 1 no such file, or not of --type, 2 usage error,
+3 the destination unwritable, ${REMOTE_EXIT_CODES}
 
 --info shows the file's name, type, when it was registered and by which API key, without
 downloading it. The service looks a file up as one type (its default is expenseReport): syncfile

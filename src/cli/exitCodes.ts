@@ -1,7 +1,24 @@
 // Exit codes of every command.
 
 /**
- * 0 valid / done, 1 invalid input (or a failed remote operation), 2 usage, 3 unreadable input,
- * 4 internal error, 5 a push the delete guard stopped.
+ * 0 valid / done, 1 invalid input (or a request the service refused), 2 usage, 3 unreadable
+ * input, 4 internal error, 5 a push the delete guard stopped; and of the commands that call the
+ * service: 6 the API key refused (401, 403), 7 a sync still running after --wait, 8 the service
+ * not reached or not serving (a network failure, a 5xx or a rate limit, after the retries).
  */
-export const EXIT = { ok: 0, invalid: 1, usage: 2, unreadable: 3, internal: 4, guard: 5 } as const;
+export const EXIT = {
+  ok: 0,
+  invalid: 1,
+  usage: 2,
+  unreadable: 3,
+  internal: 4,
+  guard: 5,
+  keyRefused: 6,
+  stillRunning: 7,
+  unavailable: 8,
+} as const;
+
+/** The exit codes of push, download and reports, for their --help. */
+export const REMOTE_EXIT_CODES = `6 the API key refused (401, 403), 7 a sync still running after --wait,
+8 the service not reached or not serving (a network failure, a 5xx or a rate limit, after the
+retries), 130 interrupted.`;

@@ -78,7 +78,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stderr.write(`syncfile: ${error.message}\n`);
       if (error instanceof ApiError && error.report)
         writeOut(process.stdout, formatText(error.report, { color: useColor(process.stdout) }));
-      return EXIT.invalid;
+      return exitOf(error);
     }
     if ((error as Error).name === "AbortError") {
       process.stderr.write("syncfile: interrupted\n");
@@ -110,3 +110,11 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 process.exitCode = await main(process.argv.slice(2));
+
+/** The exit code of a request that failed for good: a refused key, an unreachable or failing service, or another refusal. */
+function exitOf(error: ApiError | ConnectionError): number {
+  if (error instanceof ConnectionError) return EXIT.unavailable;
+  if (error.status === 401 || error.status === 403) return EXIT.keyRefused;
+  if (error.status >= 500 || error.status === 429) return EXIT.unavailable;
+  return EXIT.invalid;
+}

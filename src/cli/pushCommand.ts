@@ -29,7 +29,7 @@ import {
   type ReportFlags,
   renderReport,
 } from "./_reportOptions.js";
-import { EXIT } from "./exitCodes.js";
+import { EXIT, REMOTE_EXIT_CODES } from "./exitCodes.js";
 
 interface PushFlags extends ReportFlags, RemoteFlags {
   appAccount: number;
@@ -84,8 +84,8 @@ A sync replaces the account's state: a push that would remove or deactivate more
 While another sync is running the service answers 409: push tries again every 2 s until
 --wait runs out. Rate limits are kept; a 429, a 5xx or a lost connection is retried.
 
-Exit codes: 0 synced (or a dry run done), 1 invalid file or a failed request, 2 usage error,
-3 file unreadable, 5 refused by --max-deletes.
+Exit codes: 0 synced (or a dry run done), 1 invalid file or a request the service refused,
+2 usage error, 3 file unreadable, 5 refused by --max-deletes, ${REMOTE_EXIT_CODES}
 
 Examples:
   $ syncfile push users.json --app-account 42
@@ -224,7 +224,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       process.stderr.write(
         `syncfile: ${error.message}\nsyncfile: gave up after --wait ${formatDuration(wait)}: push again later, or with a longer --wait\n`,
       );
-      return EXIT.invalid;
+      return EXIT.stillRunning;
     }
     throw error;
   } finally {

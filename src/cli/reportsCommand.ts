@@ -23,7 +23,7 @@ import {
   parseDuration,
   type RemoteFlags,
 } from "./_remote.js";
-import { EXIT } from "./exitCodes.js";
+import { EXIT, REMOTE_EXIT_CODES } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
 
 interface ReportsFlags extends RemoteFlags {
@@ -62,6 +62,9 @@ What was downloaded is remembered in ${STATE_FILE} in the folder: a run download
 what is new. An execution whose report is still being generated is asked for again on the
 next run (or poll). Each archive is saved whole or not at all, as
 <campaign>-execution-<id>.zip.
+
+Exit codes: 0 done (some archives may still be pending), 1 a request the service refused,
+2 usage error, 3 the folder unwritable, ${REMOTE_EXIT_CODES}
 
 Examples:
   $ syncfile reports --out reviews/

@@ -436,9 +436,26 @@ describe("syncfile push", () => {
     const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "5"], {
       SYNCFILE_API_KEY: "wrong-key",
     });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(6);
     expect(r.stderr).toBe("syncfile: [GET] /v1.0/files/url: 401 Unauthorized — invalid API key\n");
     expect(r.stdout).toBe("");
+  });
+
+  it("exits 7 when a sync still runs after --wait, and 8 when the service is not there", async () => {
+    const held = await holdSync(server.url, data);
+    try {
+      const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "0"]);
+      expect(r.code).toBe(7);
+      expect(r.stderr).toMatch(
+        /\nsyncfile: gave up after --wait 0 ms: push again later, or with a longer --wait\n$/,
+      );
+    } finally {
+      await held.release();
+    }
+    expect((await held.answer).status).toBe(200);
+    const gone = await syncfile(["download", "1"], { SYNCFILE_BASE_URL: "http://127.0.0.1:9" });
+    expect(gone.code).toBe(8);
+    expect(gone.stderr).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:9 — connection refused/);
   });
 
   it("waits while another sync runs, says so, and then syncs", async () => {
