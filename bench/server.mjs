@@ -20,20 +20,21 @@ export async function startServe(cli, root, dataDir = null) {
     process.execPath,
     [cli, "serve", "--port", "0", "--data", data, "--seed", `${root}fixtures/seed.json`],
     {
-      env: { ...process.env, SYNCFILE_API_KEYS: KEYS.join(",") },
+      // no drain at stop: nothing balances load here
+      env: { ...process.env, SYNCFILE_API_KEYS: KEYS.join(","), SYNCFILE_DRAIN_DELAY: "0" },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
   let out = "";
   const url = await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => {
+    // its address is on standard error, its log (a JSON line a request) on standard output
+    const onData = (d) => {
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m) resolve(m[1]);
-    });
-    child.stderr.on("data", (d) => {
-      out += d;
-    });
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
     child.on("exit", (code) => reject(new Error(`serve exited (${code}): ${out}`)));
   });
   return {
