@@ -5,8 +5,7 @@
 // several instances can share.
 
 import { Command, InvalidArgumentError, Option } from "commander";
-import { LOG_LEVELS, type LogLevel } from "../server/log.js";
-import { publicUrlOf, type SyncfileServer } from "../server/options.js";
+import { LOG_LEVELS, type LogLevel, publicUrlOf, type SyncfileServer } from "../server/options.js";
 import { describeIoError, wholeNumber } from "./_io.js";
 import { readRates } from "./_rates.js";
 import { parseDuration } from "./_remote.js";

@@ -6,7 +6,6 @@ import { type Agent, request as httpRequest, type IncomingMessage } from "node:h
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
 import { retryAfterMs as parseRetryAfter } from "../http/retryAfter.js";
-import { proxyAgentFor } from "./_proxy.js";
 import { ConnectionError } from "./ConnectionError.js";
 
 /** A request to send. */
@@ -36,14 +35,25 @@ export function send(spec: RequestSpec): Promise<IncomingMessage> {
       }),
     );
   }
+  // the proxy's packages load with the first request, not with every command of the CLI
+  return (proxies ??= import("./_proxy.js")).then(({ proxyAgentFor }) => {
+    let agent: Agent | undefined;
+    try {
+      agent = proxyAgentFor(url);
+    } catch (error) {
+      throw new ConnectionError(method, url, error, { sent: false, retryable: false });
+    }
+    return exchange(spec, agent);
+  });
+}
+
+let proxies: Promise<typeof import("./_proxy.js")> | null = null;
+
+/** `send` once the proxy (or none) is known. */
+function exchange(spec: RequestSpec, agent: Agent | undefined): Promise<IncomingMessage> {
+  const { method, url } = spec;
   let sent = false;
   let local: unknown = null;
-  let agent: Agent | undefined;
-  try {
-    agent = proxyAgentFor(url);
-  } catch (error) {
-    return Promise.reject(new ConnectionError(method, url, error, { sent: false, retryable: false }));
-  }
   return new Promise<IncomingMessage>((resolve, reject) => {
     const transport = url.protocol === "https:" ? httpsRequest : httpRequest;
     const request = transport(url, {

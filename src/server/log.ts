@@ -6,10 +6,7 @@ import type { Writable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { type DestinationStream, pino } from "pino";
 import pinoPretty from "pino-pretty";
-
-/** How much the log says, pino's levels; silent: nothing. */
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+import type { LogLevel } from "./options.js";
 
 /** Where and how a server logs. */
 export interface LogOptions {

@@ -3,6 +3,11 @@
 import type { FastifyInstance } from "fastify";
 import type { RateTable } from "../model/money.js";
 import type { LogOptions } from "./log.js";
+
+/** How much the log says, pino's levels; silent: nothing. (Here, not in log.ts: the CLI reads them without loading pino.) */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 import type { Seed } from "./seed.js";
 
 /** How to run a server. */

@@ -54,9 +54,13 @@ describe("the page's server side", () => {
     expect(missing.status).toBe(404);
     expect(missing.body.statusCode).toBe(404);
     expect((await answer(`${server.url}/nothing.html`)).status).toBe(404);
-    // the page is no operation of the interface
+    // the page is no operation of the interface (those outside /v1.0 are an operator's tools)
     const document = await call(server.url, "GET", "/openapi.json");
-    expect(Object.keys(document.body.paths as object).filter((p) => !p.startsWith("/v1.0/"))).toEqual([]);
+    expect(Object.keys(document.body.paths as object).filter((p) => !p.startsWith("/v1.0/"))).toEqual([
+      "/healthz",
+      "/readyz",
+      "/metrics",
+    ]);
   });
 
   it("answers CORS for the origins given, preflight included, and not for others", async () => {
