@@ -36,7 +36,8 @@ export function send(spec: RequestSpec): Promise<IncomingMessage> {
     );
   }
   // the proxy's packages load with the first request, not with every command of the CLI
-  return (proxies ??= import("./_proxy.js")).then(({ proxyAgentFor }) => {
+  proxies ??= import("./_proxy.js");
+  return proxies.then(({ proxyAgentFor }) => {
     let agent: Agent | undefined;
     try {
       agent = proxyAgentFor(url);
