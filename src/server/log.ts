@@ -6,17 +6,7 @@ import type { Writable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { type DestinationStream, pino } from "pino";
 import pinoPretty from "pino-pretty";
-import type { LogLevel } from "./options.js";
-
-/** Where and how a server logs. */
-export interface LogOptions {
-  /** Default info. */
-  level?: LogLevel;
-  /** Default: standard error. */
-  destination?: NodeJS.WritableStream;
-  /** Lines for people (pino-pretty) instead of JSON. Default false. */
-  pretty?: boolean;
-}
+import type { LogOptions } from "./options.js";
 
 /** A server's logger: pino's, as fastify takes it. */
 export type ServerLog = FastifyBaseLogger;

@@ -2,11 +2,20 @@
 
 import type { FastifyInstance } from "fastify";
 import type { RateTable } from "../model/money.js";
-import type { LogOptions } from "./log.js";
 
 /** How much the log says, pino's levels; silent: nothing. (Here, not in log.ts: the CLI reads them without loading pino.) */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Where and how a server logs. */
+export interface LogOptions {
+  /** Default info. */
+  level?: LogLevel;
+  /** Default: standard error. */
+  destination?: NodeJS.WritableStream;
+  /** Lines for people (pino-pretty) instead of JSON. Default false. */
+  pretty?: boolean;
+}
 
 import type { Seed } from "./seed.js";
 
