@@ -306,10 +306,7 @@ class HttpClient implements Client {
     return this.#exchange.json(
       "registerFile",
       { ...call(options), path: OPERATIONS.registerFile.path, body: { path, type } },
-      (body, url, status) => {
-        const id = readFileId(body);
-        return id === null ? unexpected("POST", url, status, body, "no file id") : { id };
-      },
+      registeredId,
     );
   }
 
@@ -343,10 +340,7 @@ class HttpClient implements Client {
     return this.#exchange.json(
       "uploadSmallFile",
       { ...call(options), path: OPERATIONS.uploadSmallFile.path, bytes: { data, contentType } },
-      (body, url, status) => {
-        const id = readFileId(body);
-        return id === null ? unexpected("POST", url, status, body, "no file id") : { id };
-      },
+      registeredId,
     );
   }
 
@@ -532,6 +526,12 @@ class HttpClient implements Client {
     }
     throw new ConnectionError("GET", url, new Error("more than 5 redirects"), { retryable: false });
   }
+}
+
+/** The id a registration (POST /v1.0/files, or …/files/upload) answers. */
+function registeredId(body: unknown, url: URL, status: number): { id: number } {
+  const id = readFileId(body);
+  return id === null ? unexpected("POST", url, status, body, "no file id") : { id };
 }
 
 function call(options: CallOptions): CallOptions {

@@ -116,10 +116,11 @@ export async function createServer(options: ServerOptions): Promise<SyncfileServ
     generateReports: () => reviews.generateDue(),
     close,
     async shutdown() {
+      const drainMs = options.drainMs ?? 5000;
       health.draining = true;
-      log.info({ drainMs: options.drainMs ?? 5000 }, "draining: /readyz answers 503");
+      log.info({ drainMs }, "draining: /readyz answers 503");
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.drainMs ?? 5000);
+        const timer = setTimeout(resolve, drainMs);
         hurry = () => {
           clearTimeout(timer);
           resolve();

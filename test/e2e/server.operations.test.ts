@@ -50,7 +50,7 @@ const download = async (id: number) => {
 
 describe("the service document's own examples", () => {
   it("upload a file as its curl lines do, and sync a CSV at /services/sync/gluu with ids as strings", async () => {
-    // step 1 as the document shows it: a .json name with type=text/csv
+    // step 1 as the document's curl lines show it, the type the content type: type=text/csv
     const step1 = await call(base, "GET", "/v1.0/files/url?name=my_file.csv&type=text/csv");
     expect(step1.status).toBe(200);
     const { url, filePath } = step1.body.uploadFileParameters as { url: string; filePath: string };

@@ -64,10 +64,8 @@ export async function filesRoutes(
   };
   route(app, "fileUploadUrl", { querystring: uploadUrl }, async (request) => {
     const { name, type } = request.query as { name: string; type: string };
-    if (!validObjectPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
-      throw badRequest(
-        `name must be ${FILE_NAME_HINT} (no /, \\, control characters, . or ..), got ${show(name)}`,
-      );
+    if (!validFileName(name)) {
+      throw badRequest(`name must be ${FILE_NAME_HINT} (${FILE_NAME_RULES}), got ${show(name)}`);
     }
     const filePath = `${stamp()}/${name}`;
     const contentType = CONTENT_TYPE.test(type) ? type : null;
@@ -136,7 +134,7 @@ export async function filesRoutes(
       const asked = (request.query as { type?: FileType }).type;
       const file = await files.file(id);
       if (file === null) throw new HttpError(404, `file ${id} not found`);
-      if (!(FILE_TYPES as readonly string[]).includes(file.type)) {
+      if (!isFileType(file.type)) {
         // an access review's report archive, which the service's document gives no type of
         throw new HttpError(
           404,
@@ -153,7 +151,7 @@ export async function filesRoutes(
       const fileName = file.path.slice(file.path.lastIndexOf("/") + 1);
       const creationTime = file.createdAt.toISOString();
       return {
-        file: { id, type: file.type as FileType, fileName, creationTime, uploadedBy: file.uploadedBy },
+        file: { id, type: file.type, fileName, creationTime, uploadedBy: file.uploadedBy },
       };
     },
   );
@@ -200,29 +198,27 @@ async function readSmallUpload(
   let type: string | undefined;
   try {
     for await (const part of request.parts()) {
-      if (part.fieldname !== "file" && part.fieldname !== "type") {
+      if (part.fieldname === "file" && part.type === "file") {
+        file = { name: part.filename, bytes: await part.toBuffer(), contentType: part.mimetype };
+      } else if (part.fieldname === "type" && part.type === "field") type = String(part.value);
+      else if (part.fieldname === "file")
+        throw badRequest("file must be a file, not text: send it as -F file=@<path>");
+      else if (part.fieldname === "type") throw badRequest(`type must be text, not a file (${FORM_EXAMPLE})`);
+      else {
         throw badRequest(
           `the form has a field ${show(part.fieldname)}: it takes file and type (${FORM_EXAMPLE})`,
         );
       }
-      if (part.type === "file") {
-        if (part.fieldname !== "file") throw badRequest(`type must be text, not a file (${FORM_EXAMPLE})`);
-        file = { name: part.filename, bytes: await part.toBuffer(), contentType: part.mimetype };
-      } else if (part.fieldname === "type") type = String(part.value);
-      else throw badRequest(`file must be a file, not text: send it as -F file=@<path>`);
     }
   } catch (error) {
     throw formRefusal(error);
   }
   if (file === null) throw badRequest(`file is required: the file to upload, up to 3 MiB (${FORM_EXAMPLE})`);
   if (type === undefined) throw badRequest(`type is required: one of ${fileTypes}`);
-  if (!(FILE_TYPES as readonly string[]).includes(type))
-    throw badRequest(`type must be one of ${fileTypes}, got ${show(type)}`);
+  if (!isFileType(type)) throw badRequest(`type must be one of ${fileTypes}, got ${show(type)}`);
   const { name } = file;
-  if (!validObjectPath(name) || name.includes("/") || Buffer.byteLength(name) > 255) {
-    throw badRequest(
-      `the file's name must be ${FILE_NAME_HINT} (no /, \\, control characters, . or ..), got ${show(name)}`,
-    );
+  if (!validFileName(name)) {
+    throw badRequest(`the file's name must be ${FILE_NAME_HINT} (${FILE_NAME_RULES}), got ${show(name)}`);
   }
   const extension = extname(name).toLowerCase();
   if (!(SMALL_UPLOAD_EXTENSIONS as readonly string[]).includes(extension)) {
@@ -231,7 +227,18 @@ async function readSmallUpload(
       `${show(name)} is not a file POST /v1.0/files/upload takes (${SMALL_UPLOAD_EXTENSIONS.join(" ")}): upload it with GET /v1.0/files/url, PUT and POST /v1.0/files`,
     );
   }
-  return { ...file, type: type as FileType };
+  return { ...file, type };
+}
+
+const FILE_NAME_RULES = "no /, \\, control characters, . or ..";
+
+/** A name a file may be stored under: one path segment of at most 255 bytes. */
+function validFileName(name: string): boolean {
+  return validObjectPath(name) && !name.includes("/") && Buffer.byteLength(name) <= 255;
+}
+
+function isFileType(type: string): type is FileType {
+  return (FILE_TYPES as readonly string[]).includes(type);
 }
 
 /** What @fastify/multipart's refusals of a form mean, in the interface's words. */

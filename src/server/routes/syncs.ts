@@ -20,25 +20,24 @@ export async function syncsRoutes(app: FastifyInstance, { syncs, metrics }: Serv
     const account = Number(body.idAppAccount);
     const allowDeletes = request.headers[ALLOW_DELETES_HEADER] === "true";
     const started = performance.now();
+    // each sync counted and logged once, however it ends
+    const told = (sync: SyncOutcome | null) => {
+      const durationMs = Math.round(performance.now() - started);
+      const said = syncLine(sync, fileId, account, format, durationMs);
+      metrics.syncs.inc({ outcome: said.outcome });
+      metrics.syncSeconds.observe({ outcome: said.outcome }, durationMs / 1000);
+      if (sync === null) request.log.error({ sync: said }, "sync");
+      else if (sync.outcome === "refused") request.log.warn({ sync: said }, "sync refused by the guard");
+      else request.log.info({ sync: said }, "sync");
+    };
     let outcome: SyncOutcome;
     try {
       outcome = await syncs.run(fileId, account, format, allowDeletes);
     } catch (error) {
-      const seconds = (performance.now() - started) / 1000;
-      metrics.syncs.inc({ outcome: "failed" });
-      metrics.syncSeconds.observe({ outcome: "failed" }, seconds);
-      request.log.error(
-        { sync: { idFile: fileId, idAppAccount: account, format, outcome: "failed" } },
-        "sync",
-      );
+      told(null);
       throw error;
     }
-    const durationMs = Math.round(performance.now() - started);
-    const said = syncLine(outcome, fileId, account, format, durationMs);
-    metrics.syncs.inc({ outcome: said.outcome });
-    metrics.syncSeconds.observe({ outcome: said.outcome }, durationMs / 1000);
-    if (outcome.outcome === "refused") request.log.warn({ sync: said }, "sync refused by the guard");
-    else request.log.info({ sync: said }, "sync");
+    told(outcome);
     return answer(fileId, account, outcome);
   };
   route(app, "syncCustom", { body: SYNC_BODY }, sync("json"));
@@ -47,15 +46,16 @@ export async function syncsRoutes(app: FastifyInstance, { syncs, metrics }: Serv
   route(app, "syncCustomCsv", { body: SYNC_BODY }, sync("csv"));
 }
 
-/** What the log says of a sync: its outcome, counts and duration (no user's email). */
+/** What the log says of a sync: its outcome (null: it failed), counts and duration (no user's email). */
 function syncLine(
-  sync: SyncOutcome,
+  sync: SyncOutcome | null,
   idFile: number,
   idAppAccount: number,
   format: string,
   durationMs: number,
 ) {
   const line = { idFile, idAppAccount, format, durationMs };
+  if (sync === null) return { ...line, outcome: "failed" };
   switch (sync.outcome) {
     case "done": {
       const { idSync, users, activeUsers, licenses, licenseUsers, warnings, changes } = sync.summary;
