@@ -7,6 +7,8 @@ import { openSpill, type SpillFile } from "./spill.js";
 
 const MIN_PAGE = 4096;
 const MAX_PAGE = 1 << 20;
+/** How much of the file read() reads at once. */
+const WINDOW = 16 * 1024;
 
 /**
  * Writes `text` as UTF-8 into `page` at `at`; returns the bytes written. ASCII text is copied
@@ -56,6 +58,10 @@ export class ByteLog {
   #used: number[] = [];
   #spilled = 0; // bytes [0, spilled) are in the file
   #file: SpillFile | null = null;
+  // the part of the file read last, by read()
+  #window: Buffer = Buffer.alloc(0);
+  #windowStart = 0;
+  #windowLength = 0;
   #reserved = 0;
   readonly #maxPage: number;
   // pages written to the file, to fill again: fresh memory costs a page fault every 4 KiB,
@@ -110,17 +116,10 @@ export class ByteLog {
     return (this.#starts[k] as number) + used;
   }
 
-  /** The record at `offset`. */
+  /** The record at `offset`: its view holds until the next read. */
   read(offset: number): RecordView {
     const file = this.#file;
-    if (file && offset < this.#spilled) {
-      const head = Buffer.allocUnsafe(4);
-      file.read(head, 0, 4, offset);
-      const length = head.readUInt32LE(0);
-      const page = Buffer.allocUnsafe(length);
-      file.read(page, 0, length, offset + 4);
-      return { page, at: 0, length };
-    }
+    if (file && offset < this.#spilled) return this.#readFile(file, offset);
     let lo = 0;
     let hi = this.#starts.length - 1;
     while (lo < hi) {
@@ -173,6 +172,29 @@ export class ByteLog {
     if (this.#free) this.#free.length = 0;
     this.#file?.close();
     this.#file = null;
+  }
+
+  /**
+   * The record at `offset` of the file, through a window of the file read at once: records read
+   * in the order written (a sheet's new shared strings) then cost a read for many.
+   */
+  #readFile(file: SpillFile, offset: number): RecordView {
+    let window = this.#window;
+    let at = offset - this.#windowStart;
+    if (at < 0 || at + 4 > this.#windowLength || at + 4 + window.readUInt32LE(at) > this.#windowLength) {
+      if (window.length === 0) window = this.#window = Buffer.allocUnsafe(WINDOW);
+      this.#windowStart = offset;
+      this.#windowLength = file.read(window, 0, Math.min(WINDOW, this.#spilled - offset), offset);
+      at = 0;
+      const length = window.readUInt32LE(0);
+      if (length + 4 > this.#windowLength) {
+        // a record longer than the window: read on its own
+        const page = Buffer.allocUnsafe(length);
+        file.read(page, 0, length, offset + 4);
+        return { page, at: 0, length };
+      }
+    }
+    return { page: window, at: at + 4, length: window.readUInt32LE(at) };
   }
 
   #end(): number {

@@ -12,7 +12,7 @@ import type { Report } from "../report/Report.js";
 import { columnLetters, sheetReference } from "./_cells.js";
 import { notWorkbook } from "./_container.js";
 import type { SharedStrings } from "./_SharedStrings.js";
-import { type CellProblem, type SheetRowSink, SheetRows } from "./_SheetRows.js";
+import { type CellProblem, readSheet, type SheetRowSink } from "./_SheetRows.js";
 import {
   readDateStyles,
   readSharedStrings,
@@ -20,7 +20,6 @@ import {
   type SheetEntry,
   workbookPart,
 } from "./_workbook.js";
-import { parseXml } from "./_xml.js";
 import type { ZipArchive } from "./_ZipArchive.js";
 import { ZipParts } from "./_zip.js";
 
@@ -92,14 +91,11 @@ export async function readWorkbook(
     const rows = new SheetRowsToCsv(sink, options, sheet.name, read, others);
     let inflated = 0;
     const share = part.uncompressedSize > 0 ? part.compressedSize / part.uncompressedSize : 0;
-    await parseXml(
-      await zip.read(part),
-      new SheetRows(rows, {
-        strings,
-        dateStyles,
-        date1904: workbook.date1904,
-        maxBytes: options.maxRecordBytes,
-      }),
+    const context = { strings, dateStyles, date1904: workbook.date1904, maxBytes: options.maxRecordBytes };
+    await readSheet(
+      () => zip.read(part),
+      rows,
+      context,
       (n) => {
         inflated += n;
         options.onProgress?.(Math.min(bytes, Math.round(inflated * share)));

@@ -1,14 +1,21 @@
 // The text of one element of a part (a cell's value, formula or inline string; a shared string),
 // gathered from the pieces the parser hands on up to a limit in UTF-8 bytes: past the limit
 // nothing more is kept, only that there was more, so a huge cell costs no more than the limit.
+// The scanner hands on UTF-8 bytes, kept as bytes until the text is asked for: a number or a
+// shared string's index is then read from them without a string made.
 
+import { Buffer } from "../bytes/buffer.js";
 import { utf8Length } from "../text/utf8.js";
 
 /** Text gathered up to `max` UTF-8 bytes. */
 export class BoundedText {
   readonly #max: number;
+  /** What was handed on as text (then the bytes were made text too). */
   #text = "";
-  #bytes = 0;
+  /** What was handed on as bytes, while nothing was as text. */
+  #bytes = Buffer.alloc(64);
+  #byteCount = 0;
+  #size = 0;
   #over = false;
 
   constructor(max: number) {
@@ -17,6 +24,10 @@ export class BoundedText {
 
   /** The text gathered; all of it unless `over`. */
   get text(): string {
+    if (this.#byteCount > 0) {
+      this.#text += this.#bytes.toString("utf8", 0, this.#byteCount);
+      this.#byteCount = 0;
+    }
     return this.#text;
   }
 
@@ -25,23 +36,75 @@ export class BoundedText {
     return this.#over;
   }
 
+  /** The text as a whole number when it is 1 to 15 digits 0–9 and nothing else; -1 otherwise. */
+  digits(): number {
+    if (this.#text.length > 0 || this.#over) return digitsOf(this.text);
+    const b = this.#bytes;
+    const n = this.#byteCount;
+    if (n === 0 || n > 15) return -1;
+    let value = 0;
+    for (let k = 0; k < n; k++) {
+      const d = (b[k] as number) - 0x30;
+      if (d < 0 || d > 9) return -1;
+      value = value * 10 + d;
+    }
+    return value;
+  }
+
   /** Starts again, empty. */
   reset(): void {
     this.#text = "";
-    this.#bytes = 0;
+    this.#byteCount = 0;
+    this.#size = 0;
     this.#over = false;
   }
 
   /** Adds `piece`, unless that takes the text past the limit; returns whether the text is whole. */
   add(piece: string): boolean {
-    if (this.#over) return false;
-    this.#bytes += utf8Length(piece);
-    if (this.#bytes > this.#max) {
-      this.#over = true;
-      this.#text = "";
-      return false;
+    if (this.#grow(utf8Length(piece))) this.#text = this.text + piece;
+    return !this.#over;
+  }
+
+  /** Adds the UTF-8 bytes `bytes[from, to)`, as `add` adds text. */
+  addBytes(bytes: Uint8Array, from: number, to: number): boolean {
+    if (!this.#grow(to - from)) return false;
+    if (this.#text.length > 0) {
+      this.#text += Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString("utf8");
+      return true;
     }
-    this.#text += piece;
+    const need = this.#byteCount + to - from;
+    if (need > this.#bytes.length) {
+      const grown = Buffer.alloc(Math.max(need, this.#bytes.length * 2));
+      grown.set(this.#bytes.subarray(0, this.#byteCount));
+      this.#bytes = grown;
+    }
+    const into = this.#bytes;
+    if (to - from > 32) into.set(bytes.subarray(from, to), this.#byteCount);
+    else for (let k = from, at = this.#byteCount; k < to; k++) into[at++] = bytes[k] as number;
+    this.#byteCount = need;
     return true;
   }
+
+  /** Counts `bytes` more; false (and nothing kept) once that is past the limit. */
+  #grow(bytes: number): boolean {
+    if (this.#over) return false;
+    this.#size += bytes;
+    if (this.#size <= this.#max) return true;
+    this.#over = true;
+    this.#text = "";
+    this.#byteCount = 0;
+    return false;
+  }
+}
+
+function digitsOf(text: string): number {
+  const n = text.length;
+  if (n === 0 || n > 15) return -1;
+  let value = 0;
+  for (let k = 0; k < n; k++) {
+    const d = text.charCodeAt(k) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
 }

@@ -6,10 +6,13 @@
 // string index that points nowhere. A cell or a row larger than the limit ends the sheet: its
 // text past the limit is never kept.
 
+import type { Buffer } from "../bytes/buffer.js";
 import { utf8Length } from "../text/utf8.js";
 import { BoundedText } from "./_BoundedText.js";
 import { columnIndex, numberText, serialDate, unescapeText } from "./_cells.js";
+import { type PartReader, readPart } from "./_readPart.js";
 import type { SharedStrings } from "./_SharedStrings.js";
+import type { ScanHandler, ScannedTag } from "./_scanXml.js";
 import type { XmlHandler } from "./_xml.js";
 
 /** Why a cell counts as empty although something is in it. */
@@ -39,6 +42,30 @@ export interface SheetContext {
 /** Excel's last column, XFD, 0-based. */
 const LAST_COLUMN = 16_383;
 
+/** The elements read, by local name: `is` needs no telling, its `t` is enough. */
+const ELEMENTS = ["row", "c", "v", "f", "rPh", "t"];
+enum Element {
+  Row,
+  Cell,
+  Value,
+  Formula,
+  Phonetic,
+  Text,
+}
+/** The attributes read: a row's and a cell's reference, a cell's style and type. */
+const ATTRIBUTES = ["r", "s", "t"];
+enum Attribute {
+  R,
+  S,
+  T,
+}
+
+/** The error of a cell past Excel's last column. */
+function pastLastColumn(reference: string | undefined, column: number): Error {
+  const cell = reference === undefined ? `number ${column + 1} of its row` : JSON.stringify(reference);
+  return new Error(`a cell (${cell}) is past the last column, XFD`);
+}
+
 enum In {
   Nothing,
   Value,
@@ -46,8 +73,8 @@ enum In {
   InlineText,
 }
 
-/** The XML handler of one worksheet part. */
-export class SheetRows implements XmlHandler {
+/** The handler of one worksheet part, for saxes (XmlHandler) and for the scanner (ScanHandler). */
+export class SheetRows implements XmlHandler, ScanHandler {
   readonly #sink: SheetRowSink;
   readonly #context: SheetContext;
   #rowNumber = 0;
@@ -80,89 +107,130 @@ export class SheetRows implements XmlHandler {
     return this.#done;
   }
 
+  // the elements and attributes read, by name (saxes) and by index (the scanner)
+
+  readonly elements = ELEMENTS;
+  readonly attributes = ATTRIBUTES;
+
   open(name: string, attributes: Readonly<Record<string, string>>): void {
+    const element = ELEMENTS.indexOf(name);
+    if (element === Element.Row) this.#openRow(Number(attributes.r));
+    else if (element === Element.Cell) {
+      const reference = attributes.r;
+      const index = reference === undefined ? -1 : columnIndex(reference);
+      const type = attributes.t ?? "n";
+      if (!this.#openCell(index, type, Number(attributes.s ?? 0) || 0))
+        throw pastLastColumn(reference, this.#column);
+    } else if (element >= 0) this.#open(element);
+  }
+
+  openElement(element: number, tag: ScannedTag): void {
+    if (element === Element.Row) this.#openRow(tag.number(Attribute.R));
+    else if (element === Element.Cell) {
+      const type = tag.value(Attribute.T) ?? "n";
+      if (!this.#openCell(tag.column(Attribute.R), type, tag.number(Attribute.S) || 0)) {
+        throw pastLastColumn(tag.value(Attribute.R), this.#column);
+      }
+    } else this.#open(element);
+  }
+
+  get wantsText(): boolean {
+    return this.#in !== In.Nothing;
+  }
+
+  #openRow(r: number): void {
     if (this.#done) return;
-    switch (name) {
-      case "row": {
-        const r = Number(attributes.r);
-        this.#rowNumber = Number.isInteger(r) && r > 0 ? r : this.#rowNumber + 1;
-        this.#cells = [];
-        this.#problems = null;
-        this.#column = -1;
-        this.#rowBytes = 0;
-        return;
-      }
-      case "c": {
-        const reference = attributes.r;
-        const index = reference === undefined ? -1 : columnIndex(reference);
-        this.#column = index >= 0 ? index : this.#column + 1;
-        // the row's cells are an array up to this column: one past Excel's last is damage, and
-        // a damaged reference (`r="ZZZZZZ3"`) would otherwise take the array to millions
-        if (this.#column > LAST_COLUMN) {
-          throw new Error(
-            `a cell (${reference === undefined ? `number ${this.#column + 1} of its row` : JSON.stringify(reference)}) is past the last column, XFD`,
-          );
-        }
-        this.#type = attributes.t ?? "n";
-        this.#style = Number(attributes.s ?? 0) || 0;
-        this.#hasValue = false;
-        this.#hasFormula = false;
-        this.#value.reset();
-        this.#formula.reset();
-        this.#inline.reset();
-        return;
-      }
-      case "v":
+    this.#rowNumber = Number.isInteger(r) && r > 0 ? r : this.#rowNumber + 1;
+    this.#cells = [];
+    this.#problems = null;
+    this.#column = -1;
+    this.#rowBytes = 0;
+  }
+
+  /** Starts a cell at column `index` (-1: the next one); false when that is past the last column. */
+  #openCell(index: number, type: string, style: number): boolean {
+    if (this.#done) return true;
+    this.#column = index >= 0 ? index : this.#column + 1;
+    // the row's cells are an array up to this column: one past Excel's last is damage, and
+    // a damaged reference (`r="ZZZZZZ3"`) would otherwise take the array to millions
+    if (this.#column > LAST_COLUMN) return false;
+    this.#type = type;
+    this.#style = style;
+    this.#hasValue = false;
+    this.#hasFormula = false;
+    this.#value.reset();
+    this.#formula.reset();
+    this.#inline.reset();
+    return true;
+  }
+
+  #open(element: Element): void {
+    if (this.#done) return;
+    switch (element) {
+      case Element.Value:
         this.#hasValue = true;
         this.#value.reset();
         this.#in = In.Value;
         return;
-      case "f":
+      case Element.Formula:
         this.#hasFormula = true;
         this.#formula.reset();
         this.#in = In.Formula;
         return;
-      case "rPh":
+      case Element.Phonetic:
         this.#phonetic = true;
         return;
-      case "t":
+      case Element.Text:
         if (!this.#phonetic && this.#type === "inlineStr") this.#in = In.InlineText;
         return;
     }
   }
 
   text(text: string): void {
-    let whole = true;
+    const into = this.#into();
+    // said at once, so that reading ends before the rest of a huge text is parsed
+    if (into && !into.add(text)) this.#tooLarge("cell");
+  }
+
+  textBytes(bytes: Buffer, from: number, to: number): void {
+    const into = this.#into();
+    if (into && !into.addBytes(bytes, from, to)) this.#tooLarge("cell");
+  }
+
+  /** Where the character data read now goes. */
+  #into(): BoundedText | null {
     switch (this.#in) {
       case In.Value:
-        whole = this.#value.add(text);
-        break;
+        return this.#value;
       case In.Formula:
-        whole = this.#formula.add(text);
-        break;
+        return this.#formula;
       case In.InlineText:
-        whole = this.#inline.add(text);
-        break;
+        return this.#inline;
+      default:
+        return null;
     }
-    // said at once, so that reading ends before the rest of a huge text is parsed
-    if (!whole) this.#tooLarge("cell");
   }
 
   close(name: string): void {
+    const element = ELEMENTS.indexOf(name);
+    if (element >= 0) this.closeElement(element);
+  }
+
+  closeElement(element: number): void {
     if (this.#done) return;
-    switch (name) {
-      case "v":
-      case "f":
-      case "t":
+    switch (element) {
+      case Element.Value:
+      case Element.Formula:
+      case Element.Text:
         this.#in = In.Nothing;
         return;
-      case "rPh":
+      case Element.Phonetic:
         this.#phonetic = false;
         return;
-      case "c":
+      case Element.Cell:
         this.#cell();
         return;
-      case "row":
+      case Element.Row:
         if (this.#cells.some((c) => c !== "") || this.#problems) {
           this.#sink.row(this.#rowNumber, this.#cells, this.#problems);
         }
@@ -191,31 +259,37 @@ export class SheetRows implements XmlHandler {
       if (this.#hasFormula) return this.#problem({ kind: "formula", formula: this.#formula.text });
       return "";
     }
-    const value = this.#value.text;
+    const value = this.#value;
     switch (this.#type) {
       case "s":
         return this.#sharedString(value);
       case "str":
-        return unescapeText(value);
+        return unescapeText(value.text);
       case "b":
-        return value === "1" || value === "true" ? "TRUE" : "FALSE";
+        return value.text === "1" || value.text === "true" ? "TRUE" : "FALSE";
       case "e":
-        return this.#problem({ kind: "error", value });
+        return this.#problem({ kind: "error", value: value.text });
       case "d":
-        return /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : value;
-      default:
-        if (this.#context.dateStyles[this.#style] && value !== "") {
-          return serialDate(Number(value), this.#context.date1904) ?? numberText(value);
-        }
-        return numberText(value);
+        return /^\d{4}-\d{2}-\d{2}/.test(value.text) ? value.text.slice(0, 10) : value.text;
+      default: {
+        const isDate = this.#context.dateStyles[this.#style];
+        // the usual number, a whole one, read from its digits
+        const whole = value.digits();
+        if (whole >= 0) return (isDate && serialDate(whole, this.#context.date1904)) || String(whole);
+        const text = value.text;
+        if (isDate && text !== "")
+          return serialDate(Number(text), this.#context.date1904) ?? numberText(text);
+        return numberText(text);
+      }
     }
   }
 
   /** The shared string a cell's value is the index of; null after noting a problem. */
-  #sharedString(value: string): string | null {
-    const index = value.trim() === "" ? Number.NaN : Number(value);
+  #sharedString(value: BoundedText): string | null {
+    let index = value.digits();
+    if (index < 0) index = value.text.trim() === "" ? Number.NaN : Number(value.text);
     const text = Number.isInteger(index) && index >= 0 ? this.#context.strings.get(index) : undefined;
-    if (text === undefined) return this.#problem({ kind: "string", index: value });
+    if (text === undefined) return this.#problem({ kind: "string", index: value.text });
     if (text === null) this.#tooLarge("cell");
     return text;
   }
@@ -231,5 +305,50 @@ export class SheetRows implements XmlHandler {
     this.#problems ??= new Map();
     this.#problems.set(this.#column, problem);
     return null;
+  }
+}
+
+/**
+ * Reads a worksheet part into `sink`: scanned, or where the scanner leaves it, parsed again by
+ * saxes from the start with what the sink was told already not told again. `open` gives the
+ * part's bytes afresh each time; `onBytes` hears of each byte once. Resolves which of the two
+ * read the part.
+ */
+export async function readSheet(
+  open: () => Promise<AsyncIterable<Uint8Array>>,
+  sink: SheetRowSink,
+  context: SheetContext,
+  onBytes?: (bytes: number) => void,
+): Promise<PartReader> {
+  const once = new TellOnce(sink);
+  const rows = (reader: PartReader) => {
+    if (reader === "parsed") once.again();
+    return new SheetRows(once, context);
+  };
+  return (await readPart(open, rows, onBytes)).reader;
+}
+
+/** A sink that passes on what it is told, and after `again()` what it is told beyond that. */
+class TellOnce implements SheetRowSink {
+  readonly #sink: SheetRowSink;
+  #told = 0;
+  #skip = 0;
+
+  constructor(sink: SheetRowSink) {
+    this.#sink = sink;
+  }
+
+  /** The telling starts again: what was told before is not passed on a second time. */
+  again(): void {
+    this.#skip = this.#told;
+    this.#told = 0;
+  }
+
+  row(number: number, cells: string[], problems: ReadonlyMap<number, CellProblem> | null): void {
+    if (this.#told++ >= this.#skip) this.#sink.row(number, cells, problems);
+  }
+
+  tooLarge(number: number, column: number, what: "cell" | "row"): void {
+    if (this.#told++ >= this.#skip) this.#sink.tooLarge(number, column, what);
   }
 }

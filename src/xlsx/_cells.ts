@@ -49,16 +49,19 @@ export function numberText(stored: string): string {
   return String(Number(n.toPrecision(15)));
 }
 
-/** A cell reference's column letters as a 0-based index ("A1" → 0, "AB7" → 27); -1 when none. */
-export function columnIndex(reference: string): number {
+/**
+ * A cell reference's column letters as a 0-based index ("A1" → 0, "AB7" → 27); -1 when none.
+ * `from` and `to`: the reference is that part of `reference`.
+ */
+export function columnIndex(reference: string, from = 0, to = reference.length): number {
   let index = 0;
-  let i = 0;
-  for (; i < reference.length; i++) {
+  let i = from;
+  for (; i < to; i++) {
     const c = reference.charCodeAt(i) | 0x20; // lower case
     if (c < 0x61 || c > 0x7a) break;
     index = index * 26 + (c - 0x60);
   }
-  return i === 0 ? -1 : index - 1;
+  return i === from ? -1 : index - 1;
 }
 
 /** A 0-based column index as letters (0 → "A", 27 → "AB"). */

@@ -1,10 +1,13 @@
 // The parts of a workbook a sheet's values depend on: which sheets there are and where
 // (workbook.xml and its relationships), the shared strings and which cell styles are dates.
 
+import type { Buffer } from "../bytes/buffer.js";
 import { BoundedText } from "./_BoundedText.js";
 import { isDateFormat, unescapeText } from "./_cells.js";
 import { relationshipsPart, targetPart } from "./_partNames.js";
+import { readPart } from "./_readPart.js";
 import { SharedStrings } from "./_SharedStrings.js";
+import type { ScanHandler } from "./_scanXml.js";
 import { parseXml, type XmlHandler } from "./_xml.js";
 import type { ZipArchive, ZipEntry } from "./_ZipArchive.js";
 
@@ -112,30 +115,76 @@ export async function readSharedStrings(
   part: ZipEntry | null,
   maxBytes: number,
 ): Promise<SharedStrings> {
-  const strings = new SharedStrings();
-  if (!part) return strings;
-  const text = new BoundedText(maxBytes);
-  let inText = false;
-  let phonetic = false;
+  if (!part) return new SharedStrings();
+  return readStringsPart(() => zip.read(part), maxBytes);
+}
+
+/** The shared strings of the part `open` gives (afresh each time), as readSharedStrings reads them. */
+export async function readStringsPart(
+  open: () => Promise<AsyncIterable<Uint8Array>>,
+  maxBytes: number,
+): Promise<SharedStrings> {
+  let items: SharedStringItems | null = null;
+  const fresh = () => {
+    // what the scanner left to saxes is read again from the start
+    items?.strings.dispose();
+    items = new SharedStringItems(maxBytes);
+    return items;
+  };
   try {
-    await partText(zip, part, {
-      open(name) {
-        if (name === "si") text.reset();
-        else if (name === "t") inText = !phonetic;
-        else if (name === "rPh") phonetic = true;
-      },
-      text(t) {
-        if (inText) text.add(t);
-      },
-      close(name) {
-        if (name === "t") inText = false;
-        else if (name === "rPh") phonetic = false;
-        else if (name === "si") strings.add(text.over ? null : unescapeText(text.text));
-      },
-    });
+    return (await readPart(open, fresh)).handler.strings;
   } catch (error) {
-    strings.dispose();
+    (items as SharedStringItems | null)?.strings.dispose();
     throw error;
   }
-  return strings;
+}
+
+/** The handler of the shared strings part, for saxes and for the scanner. */
+export class SharedStringItems implements XmlHandler, ScanHandler {
+  readonly elements = ["si", "t", "rPh"];
+  readonly attributes = [];
+  readonly done = false;
+  readonly strings = new SharedStrings();
+  readonly #text: BoundedText;
+  #inText = false;
+  #phonetic = false;
+
+  constructor(maxBytes: number) {
+    this.#text = new BoundedText(maxBytes);
+  }
+
+  get wantsText(): boolean {
+    return this.#inText;
+  }
+
+  open(name: string): void {
+    this.openElement(this.elements.indexOf(name));
+  }
+
+  openElement(element: number): void {
+    if (element === 0) this.#text.reset();
+    else if (element === 1) this.#inText = !this.#phonetic;
+    else if (element === 2) this.#phonetic = true;
+  }
+
+  text(text: string): void {
+    if (this.#inText) this.#text.add(text);
+  }
+
+  textBytes(bytes: Buffer, from: number, to: number): void {
+    if (this.#inText) this.#text.addBytes(bytes, from, to);
+  }
+
+  close(name: string): void {
+    this.closeElement(this.elements.indexOf(name));
+  }
+
+  closeElement(element: number): void {
+    if (element === 1) this.#inText = false;
+    else if (element === 2) this.#phonetic = false;
+    else if (element === 0) {
+      const text = this.#text;
+      this.strings.add(text.over ? null : unescapeText(text.text));
+    }
+  }
 }

@@ -17,7 +17,7 @@ export interface XmlHandler {
 }
 
 /** How many characters of a text node saxes may keep before they are handed on. */
-const TEXT_PIECE = 64 * 1024;
+export const TEXT_PIECE = 64 * 1024;
 /** The longest name, attribute value, comment or declaration read; past it the part is refused. */
 export const MAX_MARKUP = 1 << 20;
 /** The most attributes an element may have: Excel's have a dozen. */

@@ -1,0 +1,154 @@
+// The sheet scanner and saxes agree: any worksheet or shared-strings part, in any chunking,
+// after any one-byte change, gives the same rows, the same cell problems, the same shared
+// strings and the same error (the scanner leaves to saxes what it does not know, and saxes
+// words what is wrong) — and every byte is counted once for the progress bar.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { SharedStrings } from "../../src/xlsx/_SharedStrings.js";
+import { type CellProblem, readSheet, type SheetContext, SheetRows } from "../../src/xlsx/_SheetRows.js";
+import { scanXml } from "../../src/xlsx/_scanXml.js";
+import { readStringsPart, SharedStringItems } from "../../src/xlsx/_workbook.js";
+import { parseXml } from "../../src/xlsx/_xml.js";
+import { chunked, stream, utf8 } from "../support/chunks.js";
+import { byteMutationArb, partBytes, sharedStringsXmlArb, sheetXmlArb } from "../support/sheetXml.js";
+
+type Told =
+  | { row: number; cells: string[]; problems: [number, CellProblem][] | null }
+  | { tooLarge: number; column: number; what: string };
+
+/** What a sheet's rows sink was told, and the error the read ended with. */
+async function told(read: (sink: { row: never; tooLarge: never }) => Promise<unknown>) {
+  const calls: Told[] = [];
+  const sink = {
+    row(row: number, cells: string[], problems: ReadonlyMap<number, CellProblem> | null) {
+      calls.push({ row, cells: [...cells], problems: problems && [...problems] });
+    },
+    tooLarge(number: number, column: number, what: string) {
+      calls.push({ tooLarge: number, column, what });
+    },
+  };
+  try {
+    await read(sink as never);
+    return { calls, error: null };
+  } catch (error) {
+    return { calls, error: (error as Error).message };
+  }
+}
+
+const STRINGS = ["Active", "Ada <&> Lovelace", "", "日本 😀", "_x000D_"];
+
+function context(maxBytes: number, date1904: boolean): SheetContext {
+  const strings = new SharedStrings();
+  for (const s of STRINGS) strings.add(s);
+  strings.add(null); // a string over the limit
+  return { strings, dateStyles: [false, true, false, true], date1904, maxBytes };
+}
+
+const contextArb = fc.record({
+  maxBytes: fc.constantFrom(8, 24, 64, 1 << 20),
+  date1904: fc.boolean(),
+});
+const chunkArb = fc.integer({ min: 1, max: 80 });
+
+describe("the sheet scanner and saxes agree", () => {
+  it("on worksheets, any chunking, before and after one byte changed", async () => {
+    let scannedWhole = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        sheetXmlArb,
+        byteMutationArb,
+        contextArb,
+        chunkArb,
+        async (xml, mutation, { maxBytes, date1904 }, chunk) => {
+          const bytes = partBytes(xml, mutation);
+          const reference = await told((sink) =>
+            parseXml(stream(chunked(bytes, chunk)), new SheetRows(sink, context(maxBytes, date1904))),
+          );
+          let progress = 0;
+          const ours = await told(async (sink) => {
+            const reader = await readSheet(
+              async () => stream(chunked(bytes, chunk)),
+              sink,
+              context(maxBytes, date1904),
+              (n) => {
+                progress += n;
+              },
+            );
+            if (reader === "scanned") scannedWhole++;
+          });
+          expect(ours).toEqual(reference);
+          const stoppedEarly = ours.calls.some((c) => "tooLarge" in c);
+          if (ours.error === null && !stoppedEarly) expect(progress).toBe(bytes.length);
+          expect(progress).toBeLessThanOrEqual(bytes.length);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+    // the property says something of the scanner only if it reads many parts itself
+    expect(scannedWhole).toBeGreaterThan(1500 / 8);
+  });
+
+  it("on shared strings parts, any chunking, before and after one byte changed", async () => {
+    let scanned = 0;
+    const strings = (s: SharedStrings) => Array.from({ length: s.count }, (_, k) => s.get(k));
+    await fc.assert(
+      fc.asyncProperty(
+        sharedStringsXmlArb,
+        byteMutationArb,
+        fc.constantFrom(4, 16, 1 << 20),
+        chunkArb,
+        async (xml, mutation, maxBytes, chunk) => {
+          const bytes = partBytes(xml, mutation);
+          const items = new SharedStringItems(maxBytes);
+          const reference = await parseXml(stream(chunked(bytes, chunk)), items).then(
+            () => ({ strings: strings(items.strings), error: null }),
+            (error: Error) => ({ strings: null, error: error.message }),
+          );
+          const ours = await readStringsPart(async () => stream(chunked(bytes, chunk)), maxBytes).then(
+            (s) => ({ strings: strings(s), error: null }),
+            (error: Error) => ({ strings: null, error: error.message }),
+          );
+          expect(ours).toEqual(reference);
+          if (await scanXml(stream([bytes]), new SharedStringItems(maxBytes))) scanned++;
+        },
+      ),
+      { numRuns: 800 },
+    );
+    expect(scanned).toBeGreaterThan(800 / 8);
+  });
+
+  it.each([
+    [
+      "a comment",
+      '<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>a</t></is></c></row><!-- x --></sheetData></worksheet>',
+    ],
+    ["a CR", '<worksheet><sheetData><row r="1"><c><v>1</v></c></row>\r\n</sheetData></worksheet>'],
+    [
+      "a name outside ASCII",
+      '<worksheet><sheetData><row r="1"><c><v>1</v></c></row><é/></sheetData></worksheet>',
+    ],
+  ])("leaves %s to saxes, having told the rows before it once", async (_, xml) => {
+    const bytes = utf8(xml);
+    const result = await told((sink) =>
+      readSheet(async () => stream(chunked(bytes, 5)), sink, context(1 << 20, false)).then((reader) =>
+        expect(reader).toBe("parsed"),
+      ),
+    );
+    expect(result).toEqual({
+      calls: [{ row: 1, cells: [xml.includes("inlineStr") ? "a" : "1"], problems: null }],
+      error: null,
+    });
+  });
+
+  it("reads what Excel writes itself, to the end", async () => {
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1" spans="1:2"><c r="A1" t="s"><v>1</v></c><c r="B1" s="1"><v>45000</v></c></row></sheetData></worksheet>';
+    const result = await told((sink) =>
+      readSheet(async () => stream(chunked(utf8(xml), 7)), sink, context(1 << 20, false)).then((reader) =>
+        expect(reader).toBe("scanned"),
+      ),
+    );
+    expect(result.calls).toEqual([{ row: 1, cells: ["Ada <&> Lovelace", "2023-03-15"], problems: null }]);
+  });
+});
