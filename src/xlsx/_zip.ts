@@ -2,13 +2,16 @@
 // found by name and each is read as a stream, in any order (Excel writes the shared strings
 // after the sheets that use them). A browser build reads it with _zip.browser.ts instead.
 
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
+import { createInflateRaw } from "node:zlib";
 import yauzl, { type Entry, type ZipFile } from "yauzl";
 import type { ByteRange } from "../bytes/ByteRange.js";
 import type { ZipArchive, ZipEntry } from "./_ZipArchive.js";
 
 /** How much of the archive a part's stream reads at a time. */
 const READ_CHUNK = 64 * 1024;
+/** How much of a part is inflated at a time. */
+const INFLATE_CHUNK = 256 * 1024;
 
 /** A ZIP archive open for reading parts by name. */
 export class ZipParts implements ZipArchive {
@@ -59,8 +62,26 @@ export class ZipParts implements ZipArchive {
   read(part: ZipEntry): Promise<AsyncIterable<Uint8Array>> {
     const entry = this.#yauzlEntries.get(part) as Entry;
     if (entry.isEncrypted()) return Promise.reject(new Error(`the part ${part.name} is encrypted`));
+    const { compressionMethod } = entry;
+    if (compressionMethod !== 0 && compressionMethod !== 8) {
+      return Promise.reject(new Error(`unsupported compression method: ${compressionMethod}`));
+    }
+    // the stored bytes, inflated here rather than by yauzl: in larger pieces, through one stream
+    // fewer (a sheet's part is hundreds of MB), its size checked as yauzl checks it
     return new Promise((resolve, reject) => {
-      this.#zip.openReadStream(entry, (error, stream) => (error ? reject(error) : resolve(stream)));
+      this.#zip.openReadStream(entry, { decodeFileData: false }, (error, stored) => {
+        if (error) {
+          reject(error);
+          return;
+        }
+        if (compressionMethod === 0) {
+          resolve(stored);
+          return;
+        }
+        const inflate = createInflateRaw({ chunkSize: INFLATE_CHUNK });
+        pipeline(stored, inflate, () => {});
+        resolve(sized(inflate, entry.uncompressedSize));
+      });
     });
   }
 
@@ -109,4 +130,16 @@ class RangeReader extends yauzl.RandomAccessReader {
       (error: Error) => callback(error),
     );
   }
+}
+
+/** The inflated bytes of a part, `size` of them, else an error in yauzl's words. */
+async function* sized(inflated: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<Uint8Array> {
+  let count = 0;
+  for await (const chunk of inflated) {
+    count += chunk.length;
+    if (count > size)
+      throw new Error(`too many bytes in the stream. expected ${size}. got at least ${count}`);
+    yield chunk;
+  }
+  if (count < size) throw new Error(`not enough bytes in the stream. expected ${size}. got only ${count}`);
 }
