@@ -81,7 +81,9 @@ export class SheetRows implements XmlHandler, ScanHandler {
   #cells: string[] = [];
   #problems: Map<number, CellProblem> | null = null;
   #column = -1;
-  #rowBytes = 0;
+  /** The UTF-8 bytes of the row's texts: counted once its characters could make them too many. */
+  #rowBytes = -1;
+  #rowChars = 0;
   #done = false;
   // the cell being read: whether it has a value and a formula, and their texts
   #type = "";
@@ -144,7 +146,8 @@ export class SheetRows implements XmlHandler, ScanHandler {
     this.#cells = [];
     this.#problems = null;
     this.#column = -1;
-    this.#rowBytes = 0;
+    this.#rowBytes = -1;
+    this.#rowChars = 0;
   }
 
   /** Starts a cell at column `index` (-1: the next one); false when that is past the last column. */
@@ -231,9 +234,8 @@ export class SheetRows implements XmlHandler, ScanHandler {
         this.#cell();
         return;
       case Element.Row:
-        if (this.#cells.some((c) => c !== "") || this.#problems) {
+        if (this.#problems || hasText(this.#cells))
           this.#sink.row(this.#rowNumber, this.#cells, this.#problems);
-        }
         return;
     }
   }
@@ -242,11 +244,17 @@ export class SheetRows implements XmlHandler, ScanHandler {
     const column = this.#column;
     const text = this.#text();
     if (text === null) return;
-    const bytes = utf8Length(text);
-    this.#rowBytes += bytes;
-    if (this.#rowBytes > this.#context.maxBytes) {
-      this.#tooLarge(bytes > this.#context.maxBytes ? "cell" : "row");
-      return;
+    const max = this.#context.maxBytes;
+    // a character is at most 3 UTF-8 bytes: they are counted only once the row could be too large
+    this.#rowChars += text.length;
+    if (this.#rowChars * 3 > max) {
+      if (this.#rowBytes < 0) this.#rowBytes = this.#cells.reduce((sum, cell) => sum + utf8Length(cell), 0);
+      const bytes = utf8Length(text);
+      this.#rowBytes += bytes;
+      if (this.#rowBytes > max) {
+        this.#tooLarge(bytes > max ? "cell" : "row");
+        return;
+      }
     }
     while (this.#cells.length < column) this.#cells.push("");
     this.#cells[column] = text;
@@ -351,4 +359,10 @@ class TellOnce implements SheetRowSink {
   tooLarge(number: number, column: number, what: "cell" | "row"): void {
     if (this.#told++ >= this.#skip) this.#sink.tooLarge(number, column, what);
   }
+}
+
+/** Whether any of `cells` has text. */
+function hasText(cells: readonly string[]): boolean {
+  for (let k = 0; k < cells.length; k++) if (cells[k] !== "") return true;
+  return false;
 }

@@ -138,13 +138,31 @@ function nameEndAt(b: Uint8Array, i: number, n: number): number {
   return k - i > MAX_MARKUP ? GIVE_UP : MORE;
 }
 
-/** A name seen in the part: an element's or an attribute's, with what the handler calls it. */
+/**
+ * A name seen in the part: an element's or an attribute's, with what the handler calls it. As
+ * an element's, it also remembers what came after it last time (parts repeat the same tags
+ * over and over), which is then looked at first.
+ */
 interface Name {
   readonly bytes: Uint8Array;
   /** Its index in the handler's elements (by local name), or -1. */
   readonly element: number;
   /** Its index in the handler's attributes, or -1. */
   readonly attribute: number;
+  /** The element opened next after this one was opened, and after it was closed. */
+  afterOpen: Name | null;
+  afterClose: Name | null;
+  /** The names of the attributes this element had, in their order. */
+  readonly attributes: Name[];
+}
+
+/** Whether `b[i, end)` is `name`'s bytes. */
+function isName(name: Name | null, b: Uint8Array, i: number, end: number): name is Name {
+  if (name === null) return false;
+  const bytes = name.bytes;
+  if (bytes.length !== end - i) return false;
+  for (let k = 0; k < bytes.length; k++) if (bytes[k] !== b[i + k]) return false;
+  return true;
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
@@ -210,8 +228,11 @@ class Scanner implements ScannedTag {
   /** The names seen, by their first byte and their length (its last 4 bits). */
   readonly #names: Name[][] = Array.from({ length: 128 << 4 }, () => []);
   /** The open elements: `#depth` of them. */
-  readonly #stack: Name[] = [];
+  #stack: Name[] = new Array<Name>(16);
   #depth = 0;
+  /** The element opened or closed last, and whether it was closed. */
+  #last: Name | null = null;
+  #lastClosed = false;
   #sawRoot = false;
   #closedRoot = false;
   /** Whether anything was read: the XML declaration may only come first. */
@@ -357,8 +378,11 @@ class Scanner implements ScannedTag {
   #openTag(b: Buffer, i: number, n: number): number {
     const nameEnd = nameEndAt(b, i, n);
     if (nameEnd < 0) return nameEnd;
-    const name = this.#name(b, i, nameEnd);
+    const last = this.#last;
+    const expected = last === null ? null : this.#lastClosed ? last.afterClose : last.afterOpen;
+    const name = isName(expected, b, i, nameEnd) ? expected : this.#name(b, i, nameEnd);
     if (name === null) return GIVE_UP;
+    const hints = name.attributes;
     const tag = ++this.#tag;
     const names = this.#tagNames;
     const froms = this.#from;
@@ -380,8 +404,10 @@ class Scanner implements ScannedTag {
       if (NAMES[c] !== 2) return GIVE_UP;
       const attributeEnd = nameEndAt(b, k, n);
       if (attributeEnd < 0) return attributeEnd;
-      const attribute = this.#name(b, k, attributeEnd);
+      const hint = count < hints.length ? (hints[count] as Name) : null;
+      const attribute = isName(hint, b, k, attributeEnd) ? hint : this.#name(b, k, attributeEnd);
       if (attribute === null) return GIVE_UP;
+      if (attribute !== hint && count <= hints.length) hints[count] = attribute;
       for (let a = 0; a < count; a++) if (names[a] === attribute) return GIVE_UP;
       names[count++] = attribute;
       k = attributeEnd;
@@ -434,12 +460,21 @@ class Scanner implements ScannedTag {
     } else end = k + 1;
     if (this.#closedRoot) return GIVE_UP; // a second root element
     this.#sawRoot = true;
+    if (last !== null) {
+      if (this.#lastClosed) last.afterClose = name;
+      else last.afterOpen = name;
+    }
+    this.#last = name;
+    this.#lastClosed = empty;
     const element = name.element;
     if (element >= 0) this.#handler.openElement(element, this);
     if (empty) {
       if (element >= 0) this.#handler.closeElement(element);
       if (this.#depth === 0) this.#closedRoot = true;
-    } else this.#stack[this.#depth++] = name;
+    } else {
+      if (this.#depth === this.#stack.length) this.#stack = this.#stack.concat(new Array<Name>(this.#depth));
+      this.#stack[this.#depth++] = name;
+    }
     return end;
   }
 
@@ -459,6 +494,8 @@ class Scanner implements ScannedTag {
       if (b[k] !== GT) return GIVE_UP;
     }
     if (--this.#depth === 0) this.#closedRoot = true;
+    this.#last = open;
+    this.#lastClosed = true;
     if (open.element >= 0) this.#handler.closeElement(open.element);
     return k + 1;
   }
@@ -485,6 +522,9 @@ class Scanner implements ScannedTag {
       bytes: new Uint8Array(b.subarray(i, end)),
       element: this.#elements.get(colon < 0 ? text : text.slice(colon + 1)) ?? -1,
       attribute: this.#attributes.get(text) ?? -1,
+      afterOpen: null,
+      afterClose: null,
+      attributes: [],
     };
     seen.push(name);
     return name;
