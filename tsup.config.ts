@@ -10,6 +10,8 @@ export default defineConfig({
     "json-worker": "src/pass/_jsonWorker.ts",
     // the CSV parsing thread of csvParallel
     "csv-worker": "src/pass/_csvWorker.ts",
+    // the thread that reads a workbook's sheet, in xlsxParallel
+    "xlsx-worker": "src/pass/_xlsxWorker.ts",
     // the thread that reads OLD while NEW is read, in diffFiles
     "diff-worker": "src/diff/_sideWorker.ts",
     // the embedded database's thread (PGlite), started by repositories/_pgliteThread.ts

@@ -1,11 +1,14 @@
 // A file's bytes as a ByteRange, for the readers that seek (a workbook's ZIP): read by position
 // from a file already open, which whoever opened it closes once the reader is done.
 
-import type { FileHandle } from "node:fs/promises";
 import type { ByteRange } from "./ByteRange.js";
+import type { ChunkReader } from "./readChunks.js";
 
-/** The `size` bytes of the open regular file `file`, read by position. I/O errors reject. */
-export function fileRange(file: FileHandle, size: number): ByteRange {
+/**
+ * The `size` bytes of the open regular file `file` (a FileHandle, or fdReader's reader of a
+ * descriptor), read by position. I/O errors reject.
+ */
+export function fileRange(file: ChunkReader, size: number): ByteRange {
   return {
     size,
     async read(position, length) {

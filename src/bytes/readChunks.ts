@@ -11,7 +11,13 @@ export const READ_CHUNK = 64 * 1024;
 
 /** What chunks are read from: an open FileHandle, or what reads a file descriptor (fdReader). */
 export interface ChunkReader {
-  read(buffer: Buffer, offset: number, length: number, position: null): Promise<{ bytesRead: number }>;
+  /** Reads into `buffer` from `position`, or from where the file is when null. */
+  read(
+    buffer: Uint8Array,
+    offset: number,
+    length: number,
+    position: number | null,
+  ): Promise<{ bytesRead: number }>;
 }
 
 /**

@@ -11,9 +11,6 @@
 // Two cores are what this machine class has: a second parsing thread only fights the calling
 // one for a core.
 
-import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { CsvRows } from "../csv/CsvRows.js";
 import type { CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
@@ -22,6 +19,7 @@ import { type BatchUsers, type RowBatch, replayRows } from "../csv/RowBatch.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
 import type { CheckedLicenseUsers, CsvWorkerData, CsvWorkerMessage } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
+import { WORKER_SCRIPTS } from "./_workers.js";
 
 const MAX_CHUNKS_IN_FLIGHT = 16;
 /**
@@ -29,13 +27,6 @@ const MAX_CHUNKS_IN_FLIGHT = 16;
  * license users' checks (a larger one raised a conversion's peak RSS, and gained no speed).
  */
 const YOUNG_GENERATION_MB = 8;
-
-const CSV_WORKER = "csv-worker.js";
-
-/** Whether CSV can be parsed on another thread here: a second CPU and the worker script built in `workers`. */
-export function csvWorkerAvailable(workers: URL): boolean {
-  return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(CSV_WORKER, workers)));
-}
 
 /** What reading gave: the bytes read, whether a fatal problem stopped it, and the worker's findings about license users. */
 export interface CsvReadResult {
@@ -116,7 +107,7 @@ export async function csvParallel(
     const body = start.push(chunk, end);
     if (body === null) return;
     rows = new CsvRows(sink, limits, body.options.delimiter);
-    worker = new Worker(new URL(CSV_WORKER, workers), {
+    worker = new Worker(new URL(WORKER_SCRIPTS.csv, workers), {
       workerData: {
         options: body.options,
         limits: {

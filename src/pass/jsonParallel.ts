@@ -6,10 +6,7 @@
 // that moves without being done twice: the text crosses once, and nothing parsed has to. The
 // report is the same as in one thread.
 
-import { existsSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { JsonScanner } from "../json/JsonScanner.js";
 import { RecordBuilder } from "../json/RecordBuilder.js";
@@ -17,20 +14,15 @@ import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import { Flow } from "./_flow.js";
 import type { DecoderData, FromDecoder, ToDecoder } from "./_jsonWorker.js";
+import { WORKER_SCRIPTS } from "./_workers.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { ValidationCore } from "./ValidationCore.js";
 
 /** A stream's chunks sent to the decoding thread and not yet scanned here. */
 const MAX_CHUNKS_IN_FLIGHT = 4;
 
-const JSON_WORKER = "json-worker.js";
 /** The decoding thread's young generation (MB). */
 const YOUNG_GENERATION_MB = 4;
-
-/** Whether a JSON pass can run on two threads here: a second CPU and the worker script built in `workers`. */
-export function jsonWorkerAvailable(workers: URL): boolean {
-  return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(JSON_WORKER, workers)));
-}
 
 /**
  * Validates the open regular `file`, or else `chunks`, with the decoding on a worker thread whose
@@ -44,7 +36,7 @@ export async function jsonParallel(
   tap: ((record: DataRecord) => void) | null = null,
   chunkSize?: number,
 ): Promise<Report> {
-  const decoding = new Worker(new URL(JSON_WORKER, workers), {
+  const decoding = new Worker(new URL(WORKER_SCRIPTS.json, workers), {
     // the worker reads the file through this thread's descriptor: it is not opened again
     workerData: { fd: source.file?.fd ?? null, chunkSize } satisfies DecoderData,
     // it makes a chunk's text and sends it: a small young generation is enough, and bounds RSS

@@ -3,7 +3,7 @@
 // with the core (checks and collector) and an optional tap that receives each record after the
 // checks. Validation, conversion, normalisation and the server's sync all get their pass here.
 
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { fileRange } from "../bytes/fileRange.js";
 import { withSpooledFile } from "../bytes/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
@@ -13,8 +13,9 @@ import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import type { CollectedFindings } from "../report/ReportCollector.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
-import { csvParallel, csvWorkerAvailable } from "./csvParallel.js";
-import { jsonParallel, jsonWorkerAvailable } from "./jsonParallel.js";
+import { workerAvailable } from "./_workers.js";
+import { csvParallel } from "./csvParallel.js";
+import { jsonParallel } from "./jsonParallel.js";
 import { OnePass } from "./OnePass.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import type { PassSource } from "./passSource.js";
@@ -23,7 +24,7 @@ import { ValidationCore } from "./ValidationCore.js";
 export { fileSource, type PassSource, streamSource } from "./passSource.js";
 
 /** How a pass ran: in the calling thread, JSON decoded on a worker, or CSV parsed on one. */
-export type PassThreads = "one" | "json-worker" | "csv-worker";
+export type PassThreads = "one" | "json-worker" | "csv-worker" | "xlsx-worker";
 
 /** The report of a pass, and how it ran. */
 export interface PassResult {
@@ -54,17 +55,17 @@ export function parallelFor(parallel: boolean | "auto", size: number | null): bo
 /**
  * How a pass runs here: on a worker thread when asked for (`options.parallel`, "auto" by the
  * source's size) and the built script and a second CPU are there — JSON decoded there, CSV
- * parsed there; the rest of the work, and the tap, stay in this thread.
+ * parsed there, a workbook's sheet inflated and scanned there; the rest of the work, and the
+ * tap, stay in this thread.
  */
 export function threadsFor(
   options: NormalizedValidateOptions,
   source: PassSource,
   pass: PassOptions = {},
 ): PassThreads {
-  if (options.format === "xlsx" || !parallelFor(options.parallel, source.size)) return "one";
-  const workers = pass.workers ?? WORKERS;
-  if (options.format === "csv") return csvWorkerAvailable(workers) ? "csv-worker" : "one";
-  return jsonWorkerAvailable(workers) ? "json-worker" : "one";
+  if (!parallelFor(options.parallel, source.size)) return "one";
+  const { format } = options;
+  return workerAvailable(format, pass.workers ?? WORKERS) ? `${format}-worker` : "one";
 }
 
 /** Runs one pass over `source` and resolves to its report and how it ran; then closes the source. */
@@ -146,13 +147,21 @@ async function passOver(
   if (options.format === "xlsx") {
     // loaded here: a JSON or CSV pass does not load the workbook reader
     const { workbookPass } = await import("./workbookPass.js");
+    const pass = async (file: FileHandle, size: number) => {
+      const range = fileRange(file, size);
+      if (threads === "one") return workbookPass(range, options, tap);
+      // the workbook read on a worker thread, which reads the file through its descriptor
+      const { xlsxParallel } = await import("./xlsxParallel.js");
+      return workbookPass(range, options, tap, (_, sink, read) =>
+        xlsxParallel(file.fd, size, sink, read, workers),
+      );
+    };
     const report = source.file
-      ? await workbookPass(fileRange(source.file, source.size ?? 0), options, tap)
+      ? await pass(source.file, source.size ?? 0)
       : await withSpooledFile(source.chunks, async (path) => {
           const spooled = await open(path, "r");
           try {
-            const range = fileRange(spooled, (await spooled.stat()).size);
-            return await workbookPass(range, options, tap);
+            return await pass(spooled, (await spooled.stat()).size);
           } finally {
             await spooled.close();
           }

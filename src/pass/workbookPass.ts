@@ -10,25 +10,29 @@ import { locateInSheet, readWorkbook } from "../xlsx/XlsxReader.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { ValidationCore } from "./ValidationCore.js";
 
-/** Reads and checks the workbook in `file`; `tap` receives each record after the checks. */
+/**
+ * Reads and checks the workbook in `file`; `tap` receives each record after the checks. `read`
+ * reads its sheet: readWorkbook in this thread, or a reader on another (xlsxParallel).
+ */
 export async function workbookPass(
   file: ByteRange,
   options: NormalizedValidateOptions,
   tap: ((record: DataRecord) => void) | null,
+  read: typeof readWorkbook = readWorkbook,
 ): Promise<Report> {
   const core = new ValidationCore(options, tap);
   const assembler = new CsvAssembler(core.sink);
   try {
-    const read = await readWorkbook(file, assembler, {
+    const sheet = await read(file, assembler, {
       maxRecordBytes: options.maxRecordBytes,
       layout: options.layout,
       sheet: options.sheet,
       onProgress: options.onProgress,
     });
-    assembler.end(read.stopped);
-    const report = core.end(read.stopped, read.bytes);
-    locateInSheet(report, read);
-    if (read.sheet !== null) report.sheet = read.sheet;
+    assembler.end(sheet.stopped);
+    const report = core.end(sheet.stopped, sheet.bytes);
+    locateInSheet(report, sheet);
+    if (sheet.sheet !== null) report.sheet = sheet.sheet;
     return report;
   } finally {
     assembler.dispose();

@@ -7,21 +7,12 @@
 import type { ByteRange } from "../bytes/ByteRange.js";
 import { CsvRows } from "../csv/CsvRows.js";
 import type { CsvHeader, CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
+import type { Code } from "../report/catalog.js";
 import type { Finding, FindingDetails } from "../report/Finding.js";
 import type { Report } from "../report/Report.js";
 import { columnLetters, sheetReference } from "./_cells.js";
-import { notWorkbook } from "./_container.js";
-import type { SharedStrings } from "./_SharedStrings.js";
-import { type CellProblem, readSheet, type SheetRowSink } from "./_SheetRows.js";
-import {
-  readDateStyles,
-  readSharedStrings,
-  readWorkbookPart,
-  type SheetEntry,
-  workbookPart,
-} from "./_workbook.js";
-import type { ZipArchive } from "./_ZipArchive.js";
-import { ZipParts } from "./_zip.js";
+import type { CellProblem, SheetRowSink } from "./_SheetRows.js";
+import { readWorkbookSheet, type WorkbookSheetSink } from "./readWorkbookSheet.js";
 
 /** What to read from a workbook. */
 export interface WorkbookOptions extends CsvReaderLimits {
@@ -52,65 +43,50 @@ export async function readWorkbook(
   sink: CsvSink,
   options: WorkbookOptions,
 ): Promise<WorkbookRead> {
-  const bytes = file.size;
-  const read: WorkbookRead = { stopped: true, bytes, sheet: null, columns: null };
-  const notOne = await notWorkbook(file);
-  if (notOne) {
-    sink.finding("file.type", { params: { what: notOne.what }, hint: notOne.hint });
-    return read;
+  const rows = new WorkbookRows(sink, options, file.size);
+  rows.end(await readWorkbookSheet(file, rows, options));
+  return rows.read;
+}
+
+/**
+ * What a workbook's sheet tells (WorkbookSheetSink), told to a CsvSink as its rows: what
+ * readWorkbook reads in this thread, and xlsxParallel replays from the thread that reads.
+ */
+export class WorkbookRows implements WorkbookSheetSink {
+  readonly read: WorkbookRead;
+  readonly #sink: CsvSink;
+  readonly #limits: CsvReaderLimits;
+  #rows: SheetRowsToCsv | null = null;
+
+  constructor(sink: CsvSink, limits: CsvReaderLimits, bytes: number) {
+    this.#sink = sink;
+    this.#limits = limits;
+    this.read = { stopped: true, bytes, sheet: null, columns: null };
   }
-  let zip: ZipArchive;
-  try {
-    zip = await ZipParts.open(file);
-  } catch (error) {
-    sink.finding("xlsx.corrupt", { params: { detail: `its ZIP structure is damaged (${reason(error)})` } });
-    return read;
+
+  finding(code: Code, details: FindingDetails): void {
+    this.#sink.finding(code, details);
   }
-  let strings: SharedStrings | null = null;
-  try {
-    const main = await workbookPart(zip);
-    if (!main) {
-      sink.finding("file.type", { params: { what: archiveKind(zip) }, hint: ARCHIVE_HINT });
-      return read;
-    }
-    const workbook = await readWorkbookPart(zip, main);
-    const sheet = chooseSheet(workbook.sheets, options.sheet ?? null);
-    if (typeof sheet === "string") {
-      sink.finding("xlsx.sheet.missing", sheetMissing(workbook.sheets, options.sheet ?? null, sheet));
-      return read;
-    }
-    read.sheet = sheet.name;
-    const part = sheet.part;
-    if (!part) {
-      sink.finding("xlsx.corrupt", { params: { detail: `the part of sheet "${sheet.name}" is missing` } });
-      return read;
-    }
-    const dateStyles = await readDateStyles(zip, workbook.stylesPart);
-    strings = await readSharedStrings(zip, workbook.stringsPart, options.maxRecordBytes);
-    const others = workbook.sheets.filter((s) => s !== sheet && s.part).map((s) => s.name);
-    const rows = new SheetRowsToCsv(sink, options, sheet.name, read, others);
-    let inflated = 0;
-    const share = part.uncompressedSize > 0 ? part.compressedSize / part.uncompressedSize : 0;
-    const context = { strings, dateStyles, date1904: workbook.date1904, maxBytes: options.maxRecordBytes };
-    await readSheet(
-      () => zip.read(part),
-      rows,
-      context,
-      (n) => {
-        inflated += n;
-        options.onProgress?.(Math.min(bytes, Math.round(inflated * share)));
-      },
-    );
+
+  sheet(name: string, others: readonly string[]): void {
+    this.read.sheet = name;
+    this.#rows = new SheetRowsToCsv(this.#sink, this.#limits, name, this.read, others);
+  }
+
+  row(number: number, cells: string[], problems: ReadonlyMap<number, CellProblem> | null): void {
+    this.#rows?.row(number, cells, problems);
+  }
+
+  tooLarge(number: number, column: number, what: "cell" | "row"): void {
+    this.#rows?.tooLarge(number, column, what);
+  }
+
+  /** Reading ended: `whole`, the sheet was read to its end (else a finding said why not). */
+  end(whole: boolean): void {
+    const rows = this.#rows;
+    if (!whole || !rows) return;
     rows.finish();
-    read.stopped = rows.stopped;
-    return read;
-  } catch (error) {
-    sink.finding("xlsx.corrupt", { params: { detail: reason(error) } });
-    read.stopped = true;
-    return read;
-  } finally {
-    strings?.dispose();
-    zip.close();
+    this.read.stopped = rows.stopped;
   }
 }
 
@@ -257,41 +233,4 @@ class SheetRowsToCsv implements SheetRowSink {
   #cell(column: number, row: number): string {
     return `${this.#sheet}!${columnLetters(column)}${row}`;
   }
-}
-
-function chooseSheet(sheets: readonly SheetEntry[], name: string | null): SheetEntry | string {
-  if (name === null) {
-    const first = sheets.find((s) => !s.hidden && s.part);
-    return (
-      first ?? (sheets.some((s) => s.part) ? "no visible worksheet: every one is hidden" : "no worksheet")
-    );
-  }
-  const exact = sheets.find((s) => s.name === name);
-  if (exact) return exact;
-  const folded = sheets.filter((s) => s.name.toLowerCase() === name.toLowerCase());
-  return folded.length === 1 ? (folded[0] as SheetEntry) : `no sheet named "${name}"`;
-}
-
-function sheetMissing(sheets: readonly SheetEntry[], wanted: string | null, why: string): FindingDetails {
-  const names = sheets.filter((s) => s.part).map((s) => JSON.stringify(s.name));
-  return {
-    params: { detail: why },
-    hint:
-      names.length === 0
-        ? "the workbook holds no worksheet (only charts?): put the data on a worksheet"
-        : `${wanted === null ? "its sheets are hidden; name one with --sheet" : "name one with --sheet"}: ${names.join(", ")}`,
-  };
-}
-
-const ARCHIVE_HINT = "save the data as an Excel workbook (.xlsx) or as CSV UTF-8";
-
-function archiveKind(zip: ZipArchive): string {
-  if (zip.entry("word/document.xml")) return "a Word document (.docx), not an Excel workbook";
-  if (zip.entry("ppt/presentation.xml")) return "a PowerPoint presentation (.pptx), not an Excel workbook";
-  if (zip.entry("content.xml")) return "an OpenDocument file (.ods?), not an Excel workbook";
-  return "a ZIP archive that holds no Excel workbook";
-}
-
-function reason(error: unknown): string {
-  return error instanceof Error ? (error.message.split("\n")[0] as string) : String(error);
 }

@@ -99,8 +99,9 @@ describe("how a pass runs", () => {
     expect(threads({}, null)).toBe("one");
     expect(threads({ parallel: true }, null)).toBe("json-worker");
     expect(threads({ parallel: false }, 10 * PARALLEL_FROM)).toBe("one");
-    // a workbook is read in this thread whatever its size
-    expect(threads({ format: "xlsx", parallel: true }, 10 * PARALLEL_FROM)).toBe("one");
+    expect(threads({ format: "xlsx" }, PARALLEL_FROM)).toBe("xlsx-worker");
+    expect(threads({ format: "xlsx" }, PARALLEL_FROM - 1)).toBe("one");
+    expect(threads({ format: "xlsx", parallel: false }, 10 * PARALLEL_FROM)).toBe("one");
   });
 
   it("keeps the records and the tap in this thread, and needs the built workers", () => {
@@ -113,7 +114,7 @@ describe("how a pass runs", () => {
 // Each property run starts worker threads; with the rest of the suite on the same two CPUs,
 // 60 runs have taken over 30 s (the default timeout) in CI.
 describe("parallel validation", { timeout: 120_000 }, () => {
-  // JSON and CSV: a workbook has no parallel pass
+  // JSON and CSV: workbooks have their own file (parallel.xlsx.test.ts)
   const files = [
     ...readdirSync(fixture("valid")).map((f) => `valid/${f}`),
     ...readdirSync(fixture("invalid")).map((f) => `invalid/${f}`),

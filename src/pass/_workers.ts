@@ -1,0 +1,19 @@
+// Whether a pass can run on worker threads here, for each input format: a second CPU, and the
+// format's worker script built into the folder of scripts.
+
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { InputFormat } from "./formatOf.js";
+
+/** The worker script of each format's parallel pass, in the folder of built scripts. */
+export const WORKER_SCRIPTS = {
+  json: "json-worker.js",
+  csv: "csv-worker.js",
+  xlsx: "xlsx-worker.js",
+} as const satisfies Record<InputFormat, string>;
+
+/** Whether a pass over `format` can run on a worker thread started from `workers`. */
+export function workerAvailable(format: InputFormat, workers: URL): boolean {
+  return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(WORKER_SCRIPTS[format], workers)));
+}
