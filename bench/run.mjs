@@ -39,6 +39,7 @@ import {
 const root = fileURLToPath(new URL("../", import.meta.url));
 const CLI = `${root}dist/cli.js`;
 const BASELINE_JSON = `${root}bench/baseline-json.mjs`;
+const BASELINE_EXCELJS = `${root}bench/baseline-exceljs.mjs`;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY = process.env.BENCH_ONLY?.split(",").map((part) => part.trim());
 const runs = (part) => !ONLY || ONLY.includes(part);
@@ -263,16 +264,26 @@ if (runs("xlsx")) {
     line(
       `Excel workbook, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.rows.toLocaleString("en-US")} rows, shared strings, date cells), and the same rows as CSV, ${(data.csvBytes / 1e6).toFixed(0)} MB`,
     );
-    const [validate, validateCsv, convert, convertCsv] = await alternate([
+    const [validate, validateCsv, convert, convertCsv, exceljs] = await alternate([
       () => measureNode(CLI, ["validate", data.path, "--format", "json"]),
       () => measureNode(CLI, ["validate", data.csvPath, "--format", "json"]),
       () => measureNode(CLI, ["convert", data.path, join(out, "from-xlsx.json"), "--format", "json"]),
       () => measureNode(CLI, ["convert", data.csvPath, join(out, "from-csv.json"), "--format", "json"]),
+      () => measureNode(BASELINE_EXCELJS, [data.path]),
     ]);
-    row("syncfile validate .xlsx", validate.seconds, data.bytes, validate.rss);
+    const peak = (r) => `(target peak RSS ≤ 250 MB: ${check(r.rss <= 250e6)})`;
+    row("syncfile validate .xlsx", validate.seconds, data.bytes, validate.rss, peak(validate));
     row("syncfile validate, the same rows as CSV", validateCsv.seconds, data.csvBytes, validateCsv.rss);
-    row("syncfile convert .xlsx → JSON (to a file)", convert.seconds, data.bytes, convert.rss);
+    row("syncfile convert .xlsx → JSON (to a file)", convert.seconds, data.bytes, convert.rss, peak(convert));
     row("syncfile convert, the same rows as CSV", convertCsv.seconds, data.csvBytes, convertCsv.rss);
+    row("exceljs's streaming read, rows only", exceljs.seconds, data.bytes, exceljs.rss);
+    const ratio = (a, b) => (a.seconds / b.seconds).toFixed(2);
+    line(
+      `  validate .xlsx / CSV: ${ratio(validate, validateCsv)}× (target ≤ 2.0×: ${check(validate.seconds <= 2 * validateCsv.seconds)}); convert: ${ratio(convert, convertCsv)}× (${check(convert.seconds <= 2 * convertCsv.seconds)})`,
+    );
+    line(
+      `  validate .xlsx / exceljs's read: ${ratio(validate, exceljs)}× (target ≤ 0.5×: ${check(validate.seconds <= 0.5 * exceljs.seconds)}); convert: ${ratio(convert, exceljs)}×`,
+    );
     const same = readFileSync(join(out, "from-xlsx.json")).equals(readFileSync(join(out, "from-csv.json")));
     line(`  the two JSON outputs are ${same ? "identical" : "DIFFERENT"}`);
   } finally {
