@@ -284,6 +284,16 @@ if (runs("xlsx")) {
     line(
       `  validate .xlsx / exceljs's read: ${ratio(validate, exceljs)}× (target ≤ 0.5×: ${check(validate.seconds <= 0.5 * exceljs.seconds)}); convert: ${ratio(convert, exceljs)}×`,
     );
+    // the other CPU kept busy: the worker threads of both lose their second CPU
+    const [busyXlsx, busyCsv] = await alternate([
+      () => withBusyCpu(() => measureNode(CLI, ["validate", data.path, "--format", "json"])),
+      () => withBusyCpu(() => measureNode(CLI, ["validate", data.csvPath, "--format", "json"])),
+    ]);
+    row("syncfile validate .xlsx, the other CPU busy", busyXlsx.seconds, data.bytes, busyXlsx.rss);
+    row("syncfile validate CSV, the other CPU busy", busyCsv.seconds, data.csvBytes, busyCsv.rss);
+    line(
+      `  the other CPU busy, validate .xlsx / CSV: ${ratio(busyXlsx, busyCsv)}× (target ≤ 2.0×: ${check(busyXlsx.seconds <= 2 * busyCsv.seconds)})`,
+    );
     const same = readFileSync(join(out, "from-xlsx.json")).equals(readFileSync(join(out, "from-csv.json")));
     line(`  the two JSON outputs are ${same ? "identical" : "DIFFERENT"}`);
   } finally {
