@@ -10,7 +10,7 @@ import { fdReader } from "../bytes/readChunks.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
 import { readWorkbookSheet, type WorkbookSheetSink } from "../xlsx/readWorkbookSheet.js";
-import { type SheetRowBatch, SheetRowBatchWriter } from "./_sheetRowBatch.js";
+import { type SheetRowBatch, SheetRowBatchWriter } from "../xlsx/SheetRowBatch.js";
 
 /** What the main thread gives this one. */
 export interface XlsxWorkerData {

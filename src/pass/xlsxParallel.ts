@@ -6,8 +6,8 @@
 
 import { Worker } from "node:worker_threads";
 import type { CsvSink } from "../csv/CsvSink.js";
+import { replaySheetRows } from "../xlsx/SheetRowBatch.js";
 import { type WorkbookOptions, type WorkbookRead, WorkbookRows } from "../xlsx/XlsxReader.js";
-import { replaySheetRows } from "./_sheetRowBatch.js";
 import { WORKER_SCRIPTS } from "./_workers.js";
 import type { FromXlsxWorker, XlsxWorkerData } from "./_xlsxWorker.js";
 

@@ -96,7 +96,7 @@ describe("a workbook read on a worker thread", { timeout: 120_000 }, () => {
       fc.asyncProperty(sheetArb, fc.constantFrom(100, 300, 1 << 20), async (bytes, maxRecordBytes) => {
         await agree(temp(bytes), { maxRecordBytes, maxErrors: 20 });
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
 
@@ -106,7 +106,7 @@ describe("a workbook read on a worker thread", { timeout: 120_000 }, () => {
       fc.asyncProperty(byteChangesArb(whole.length), async (changes) => {
         await agree(temp(changed(whole, changes)));
       }),
-      { numRuns: 40 },
+      { numRuns: 25 },
     );
   });
 

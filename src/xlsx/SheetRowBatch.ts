@@ -4,7 +4,7 @@
 // (moved, not copied), the rare cell problems by row, the cell or row too large that ended the
 // sheet, and how far reading got.
 
-import type { CellProblem, SheetRowSink } from "../xlsx/_SheetRows.js";
+import type { CellProblem, SheetRowSink } from "./_SheetRows.js";
 
 /** What crosses the thread boundary. */
 export interface SheetRowBatch {
