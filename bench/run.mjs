@@ -87,9 +87,9 @@ if (runs("json")) {
   row("baseline: readFileSync + JSON.parse + ajv", base.seconds, data.bytes, base.rss);
   const ratio = ours.seconds / base.seconds;
   const cpu = ours.cpu / base.cpu;
-  line(`  time syncfile / baseline: ${ratio.toFixed(2)}×  (target ≤ 1.2×: ${check(ratio <= 1.2)})`);
+  line(`  time syncfile / baseline: ${ratio.toFixed(2)}×  (target ≤ 1.0×: ${check(ratio <= 1.0)})`);
   line(
-    `  CPU time (every thread): ${ours.cpu.toFixed(2)} s / ${base.cpu.toFixed(2)} s = ${cpu.toFixed(2)}×  (target ≤ 1.5×: ${check(cpu <= 1.5)})`,
+    `  CPU time (every thread): ${ours.cpu.toFixed(2)} s / ${base.cpu.toFixed(2)} s = ${cpu.toFixed(2)}×  (target ≤ 1.3×: ${check(cpu <= 1.3)})`,
   );
 }
 
@@ -109,7 +109,7 @@ if (runs("json") && !process.env.BENCH_SKIP_1GB) {
         ours.seconds,
         data.bytes,
         ours.rss,
-        `(target peak RSS ≤ 200 MB: ${check(ours.rss <= 200e6)})`,
+        `(target peak RSS ≤ 190 MB: ${check(ours.rss <= 190e6)})`,
       );
     }
     if (k > 0) continue;
@@ -152,7 +152,7 @@ if (runs("csv")) {
       row("baseline: mlr --icsv --ojson cat (to a file)", miller.seconds, data.bytes, miller.rss);
       const ratio = ours.seconds / miller.seconds;
       const validateRatio = validate.seconds / miller.seconds;
-      line(`  convert time syncfile / Miller: ${ratio.toFixed(2)}×  (target ≤ 1.0×: ${check(ratio <= 1.0)})`);
+      line(`  convert time syncfile / Miller: ${ratio.toFixed(2)}×  (target ≤ 0.8×: ${check(ratio <= 0.8)})`);
       line(
         `  validate time / Miller's convert: ${validateRatio.toFixed(2)}×  (target ≤ 0.6×: ${check(validateRatio <= 0.6)})`,
       );
@@ -449,8 +449,8 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
       }
     }
     const targets = {
-      postgres: (s, r) => ` (target ≤ 60 s and ≤ 300 MB: ${check(s <= 60 && r <= 300e6)})`,
-      embedded: () => "",
+      postgres: (s, r) => ` (target ≤ 25 s and ≤ 300 MB: ${check(s <= 25 && r <= 300e6)})`,
+      embedded: (s, r) => ` (target ≤ 60 s and ≤ 300 MB: ${check(s <= 60 && r <= 300e6)})`,
     };
     for (const backend of ["postgres", "embedded"]) {
       const s = median(seconds[backend].first);
