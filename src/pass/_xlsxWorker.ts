@@ -49,7 +49,10 @@ const flush = () => {
   if (batches.empty) return;
   const batch = batches.take();
   inFlight++;
-  main.postMessage({ type: "rows", ...batch } satisfies FromXlsxWorker, [batch.rows.buffer as ArrayBuffer]);
+  main.postMessage({ type: "rows", ...batch } satisfies FromXlsxWorker, [
+    batch.ends.buffer as ArrayBuffer,
+    batch.rows.buffer as ArrayBuffer,
+  ]);
 };
 
 const sink: WorkbookSheetSink = {

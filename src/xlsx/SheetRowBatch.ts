@@ -9,7 +9,9 @@ import type { CellProblem, SheetRowSink } from "./_SheetRows.js";
 /** What crosses the thread boundary. */
 export interface SheetRowBatch {
   /** Every cell of every row, one after the other. */
-  cells: string[];
+  text: string;
+  /** Where each cell ends in `text`. */
+  ends: Int32Array;
   /** Per row: its number, then its count of cells. */
   rows: Float64Array;
   count: number;
@@ -27,8 +29,9 @@ const FULL_TEXT = 256 * 1024;
 
 /** A sheet's row sink that writes what it is told into batches. */
 export class SheetRowBatchWriter implements SheetRowSink {
-  #cells: string[] = [];
-  #length = 0;
+  #text = "";
+  #ends = new Int32Array(8192);
+  #cells = 0;
   #rows = new Float64Array(2 * FULL_ROWS);
   #count = 0;
   #problems: [number, number, CellProblem][] = [];
@@ -38,7 +41,7 @@ export class SheetRowBatchWriter implements SheetRowSink {
 
   /** Whether the batch is worth sending now. */
   get full(): boolean {
-    return this.#count >= FULL_ROWS || this.#length >= FULL_TEXT;
+    return this.#count >= FULL_ROWS || this.#text.length >= FULL_TEXT;
   }
 
   /** Whether anything was written since the last take. */
@@ -47,11 +50,17 @@ export class SheetRowBatchWriter implements SheetRowSink {
   }
 
   row(number: number, cells: string[], problems: ReadonlyMap<number, CellProblem> | null): void {
-    for (let k = 0; k < cells.length; k++) {
-      const cell = cells[k] as string;
-      this.#cells.push(cell);
-      this.#length += cell.length;
+    if (this.#cells + cells.length > this.#ends.length) {
+      const grown = new Int32Array(Math.max(this.#ends.length * 2, this.#cells + cells.length));
+      grown.set(this.#ends);
+      this.#ends = grown;
     }
+    let text = this.#text;
+    for (let k = 0; k < cells.length; k++) {
+      text += cells[k] as string;
+      this.#ends[this.#cells++] = text.length;
+    }
+    this.#text = text;
     if (2 * this.#count + 2 > this.#rows.length) {
       const grown = new Float64Array(this.#rows.length * 2);
       grown.set(this.#rows);
@@ -71,15 +80,16 @@ export class SheetRowBatchWriter implements SheetRowSink {
   /** The batch written since the last take. */
   take(): SheetRowBatch {
     const batch: SheetRowBatch = {
-      cells: this.#cells,
+      text: this.#text,
+      ends: this.#ends.slice(0, this.#cells),
       rows: this.#rows.slice(0, 2 * this.#count),
       count: this.#count,
       problems: this.#problems,
       tooLarge: this.#tooLarge,
       progress: this.progress,
     };
-    this.#cells = [];
-    this.#length = 0;
+    this.#text = "";
+    this.#cells = 0;
     this.#count = 0;
     this.#problems = [];
     this.#tooLarge = null;
@@ -89,13 +99,18 @@ export class SheetRowBatchWriter implements SheetRowSink {
 
 /** Tells `sink` the rows of `batch`, then the cell or row too large that ended the sheet. */
 export function replaySheetRows(batch: SheetRowBatch, sink: SheetRowSink): void {
-  const { cells: all, rows, problems } = batch;
+  const { text, ends, rows, problems } = batch;
   let cell = 0;
+  let start = 0;
   let p = 0;
   for (let r = 0; r < batch.count; r++) {
     const n = rows[2 * r + 1] as number;
-    const cells = all.slice(cell, cell + n);
-    cell += n;
+    const cells = new Array<string>(n);
+    for (let k = 0; k < n; k++) {
+      const end = ends[cell++] as number;
+      cells[k] = text.slice(start, end);
+      start = end;
+    }
     let found: Map<number, CellProblem> | null = null;
     for (; p < problems.length && (problems[p] as [number, number, CellProblem])[0] === r; p++) {
       const [, column, problem] = problems[p] as [number, number, CellProblem];
