@@ -1,8 +1,8 @@
 // The reading thread of a workbook pass on two threads: opens the workbook through the
 // descriptor the main thread opened, inflates and scans its sheet, and sends the rows back in
 // batches (SheetRowBatch), with the workbook's own findings in their place among them. It
-// reads no further ahead than a few batches the main thread has not replayed. See
-// xlsxParallel.ts.
+// reads no further ahead than a few batches the main thread has not replayed (a count both
+// threads share). See xlsxParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
 import { fileRange } from "../bytes/fileRange.js";
@@ -19,6 +19,8 @@ export interface XlsxWorkerData {
   size: number;
   maxRecordBytes: number;
   sheet: string | null;
+  /** One Int32: the batches sent and not yet replayed; the main thread takes one off each time. */
+  inFlight: SharedArrayBuffer;
 }
 
 /** Messages to the main thread, in the order of what reading told. */
@@ -31,24 +33,20 @@ export type FromXlsxWorker =
 /** Batches sent and not yet replayed, at most: enough to keep both threads busy. */
 const IN_FLIGHT = 4;
 
-const { fd, size, maxRecordBytes, sheet } = workerData as XlsxWorkerData;
+const { fd, size, maxRecordBytes, sheet, inFlight } = workerData as XlsxWorkerData;
 const main = parentPort;
 if (!main) throw new Error("xlsx-worker runs only as a worker thread");
+// nothing is heard from the main thread, which ends this one once it has the end; listening
+// keeps this thread alive until then
+main.on("message", () => {});
 
-let inFlight = 0;
-let wake: (() => void) | null = null;
-// the main thread's only message: a batch replayed
-main.on("message", () => {
-  inFlight--;
-  wake?.();
-});
-
+const flight = new Int32Array(inFlight);
 const batches = new SheetRowBatchWriter();
 const send = (message: FromXlsxWorker) => main.postMessage(message);
 const flush = () => {
   if (batches.empty) return;
   const batch = batches.take();
-  inFlight++;
+  Atomics.add(flight, 0, 1);
   main.postMessage({ type: "rows", ...batch } satisfies FromXlsxWorker, [
     batch.ends.buffer as ArrayBuffer,
     batch.rows.buffer as ArrayBuffer,
@@ -63,7 +61,16 @@ const sink: WorkbookSheetSink = {
   sheet(name, others) {
     send({ type: "sheet", name, others });
   },
-  row: (number, cells, problems) => batches.row(number, cells, problems),
+  row(number, cells, problems) {
+    batches.row(number, cells, problems);
+    if (!batches.full) return;
+    flush();
+    // waited for here, in the middle of a piece of the sheet: a piece of 256 KB may hold rows of
+    // megabytes each (one large shared string used again and again), and no more may wait
+    for (let n = Atomics.load(flight, 0); n >= IN_FLIGHT; n = Atomics.load(flight, 0)) {
+      Atomics.wait(flight, 0, n, 1000);
+    }
+  },
   tooLarge: (number, column, what) => batches.tooLarge(number, column, what),
 };
 
@@ -73,16 +80,6 @@ const whole = await readWorkbookSheet(fileRange(fdReader(fd), size), sink, {
   onProgress(bytes) {
     batches.progress = bytes;
   },
-  async pace() {
-    if (!batches.full) return;
-    flush();
-    while (inFlight >= IN_FLIGHT) {
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-    }
-  },
 });
 flush();
-// the main thread ends this one once it has the end
 send({ type: "end", whole });

@@ -26,12 +26,15 @@ export async function xlsxParallel(
   workers: URL,
 ): Promise<WorkbookRead> {
   const rows = new WorkbookRows(sink, options, size);
+  const inFlight = new SharedArrayBuffer(4);
+  const flight = new Int32Array(inFlight);
   const worker = new Worker(new URL(WORKER_SCRIPTS.xlsx, workers), {
     workerData: {
       fd,
       size,
       maxRecordBytes: options.maxRecordBytes,
       sheet: options.sheet ?? null,
+      inFlight,
     } satisfies XlsxWorkerData,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
@@ -42,7 +45,8 @@ export async function xlsxParallel(
           if (message.type === "rows") {
             replaySheetRows(message, rows);
             options.onProgress?.(message.progress);
-            worker.postMessage(0);
+            Atomics.sub(flight, 0, 1);
+            Atomics.notify(flight, 0);
           } else if (message.type === "finding") rows.finding(message.code, message.details);
           else if (message.type === "sheet") rows.sheet(message.name, message.others);
           else resolve(message.whole);

@@ -84,6 +84,8 @@ export class SheetRows implements XmlHandler, ScanHandler {
   /** The UTF-8 bytes of the row's texts: counted once its characters could make them too many. */
   #rowBytes = -1;
   #rowChars = 0;
+  /** The bytes of cells of the row written again since (their texts are gone from #cells). */
+  #rewritten = 0;
   #done = false;
   // the cell being read: whether it has a value and a formula, and their texts
   #type = "";
@@ -148,6 +150,7 @@ export class SheetRows implements XmlHandler, ScanHandler {
     this.#column = -1;
     this.#rowBytes = -1;
     this.#rowChars = 0;
+    this.#rewritten = 0;
   }
 
   /** Starts a cell at column `index` (-1: the next one); false when that is past the last column. */
@@ -248,7 +251,9 @@ export class SheetRows implements XmlHandler, ScanHandler {
     // a character is at most 3 UTF-8 bytes: they are counted only once the row could be too large
     this.#rowChars += text.length;
     if (this.#rowChars * 3 > max) {
-      if (this.#rowBytes < 0) this.#rowBytes = this.#cells.reduce((sum, cell) => sum + utf8Length(cell), 0);
+      if (this.#rowBytes < 0) {
+        this.#rowBytes = this.#cells.reduce((sum, cell) => sum + utf8Length(cell), this.#rewritten);
+      }
       const bytes = utf8Length(text);
       this.#rowBytes += bytes;
       if (this.#rowBytes > max) {
@@ -257,6 +262,8 @@ export class SheetRows implements XmlHandler, ScanHandler {
       }
     }
     while (this.#cells.length < column) this.#cells.push("");
+    // a cell written again (a repeated reference) still counts what it held
+    if (column < this.#cells.length) this.#rewritten += utf8Length(this.#cells[column] as string);
     this.#cells[column] = text;
   }
 

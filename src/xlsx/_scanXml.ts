@@ -10,7 +10,7 @@
 
 import { Buffer, isUtf8 } from "../bytes/buffer.js";
 import { columnIndex } from "./_cells.js";
-import { MAX_MARKUP, TEXT_PIECE } from "./_xml.js";
+import { MAX_ATTRIBUTES, MAX_MARKUP, TEXT_PIECE } from "./_xml.js";
 
 /** The attributes of the element being opened, by the index of their name in the handler's list. */
 export interface ScannedTag {
@@ -75,16 +75,35 @@ export async function scanXml(
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** How many bytes at the end of `b` start a character that they do not finish (0–3). */
+/**
+ * How many bytes at the end of `b` start a character that they do not finish (0–3): held back to
+ * be checked with what follows. Only a valid start is held back: 0xFF, an overlong or surrogate
+ * start (`E0 80`, `ED A0`) is checked now, as the decoder before saxes refuses it at once.
+ */
 function cutCharacter(b: Uint8Array): number {
   const n = b.length;
   let k = n - 1;
   while (k >= 0 && n - k <= 3 && ((b[k] as number) & 0xc0) === 0x80) k--;
   if (k < 0) return 0;
   const lead = b[k] as number;
-  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return need > n - k ? n - k : 0;
+  if (lead < 0xc2 || lead > 0xf4) return 0;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+  if (need <= n - k) return 0;
+  if (n - k >= 2) {
+    const second = b[k + 1] as number;
+    const [low, high] = SECOND_BYTE[lead] ?? [0x80, 0xbf];
+    if (second < low || second > high) return 0;
+  }
+  return n - k;
 }
+
+/** The second byte a lead byte allows, where it is narrower than 80–BF (no overlong, no surrogate). */
+const SECOND_BYTE: Readonly<Record<number, readonly [number, number]>> = {
+  224: [0xa0, 0xbf],
+  237: [0x80, 0x9f],
+  240: [0x90, 0xbf],
+  244: [0x80, 0x8f],
+};
 
 const GIVE_UP = -1;
 const MORE = -2;
@@ -165,11 +184,18 @@ function isName(name: Name | null, b: Uint8Array, i: number, end: number): name 
   return true;
 }
 
-const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+// a Map: a name such as `valueOf` or `__proto__` is no entity (saxes's table has no prototype either)
+const ENTITIES: ReadonlyMap<string, string> = new Map([
+  ["amp", "&"],
+  ["lt", "<"],
+  ["gt", ">"],
+  ["quot", '"'],
+  ["apos", "'"],
+]);
 
 /** The character an entity's name (between & and ;) stands for; null when saxes must judge it. */
 function entity(name: string): string | null {
-  const named = ENTITIES[name];
+  const named = ENTITIES.get(name);
   if (named !== undefined) return named;
   let code = Number.NaN;
   if (/^#x[0-9a-fA-F]{1,6}$/.test(name)) code = Number.parseInt(name.slice(2), 16);
@@ -237,6 +263,8 @@ class Scanner implements ScannedTag {
   #closedRoot = false;
   /** Whether anything was read: the XML declaration may only come first. */
   #started = false;
+  /** Whether the first bytes were looked at for a byte order mark (one, as the decoder drops one). */
+  #bomChecked = false;
   /** The `]` just before, in character data (`]]>` is refused there). */
   #brackets = 0;
   // the tag being read: its attributes' names, and where the values of the handler's are in #b
@@ -244,7 +272,8 @@ class Scanner implements ScannedTag {
   readonly #tagNames: Name[] = [];
   readonly #from: Int32Array;
   readonly #to: Int32Array;
-  readonly #stamp: Int32Array;
+  /** The tag each attribute was last seen in (tags are counted past 2^31 in a part of gigabytes). */
+  readonly #stamp: Float64Array;
   readonly #entities: Uint8Array;
   #tag = 0;
   readonly #shortValues: (string | undefined)[] = new Array(SHORT_VALUES);
@@ -256,7 +285,7 @@ class Scanner implements ScannedTag {
     const n = handler.attributes.length;
     this.#from = new Int32Array(n);
     this.#to = new Int32Array(n);
-    this.#stamp = new Int32Array(n);
+    this.#stamp = new Float64Array(n);
     this.#entities = new Uint8Array(n);
   }
 
@@ -273,10 +302,13 @@ class Scanner implements ScannedTag {
   scan(b: Buffer, end: number, last: boolean): number {
     this.#b = b;
     let i = 0;
-    if (!this.#started && b[0] === 0xef) {
-      // a byte order mark, which the decoder before saxes drops
-      if (end < 3) return last ? GIVE_UP : 0;
-      if (b[1] === 0xbb && b[2] === 0xbf) i = 3;
+    if (!this.#bomChecked && end > 0) {
+      if (b[0] === 0xef) {
+        // a byte order mark, which the decoder before saxes drops
+        if (end < 3) return last ? GIVE_UP : 0;
+        if (b[1] === 0xbb && b[2] === 0xbf) i = 3;
+      }
+      this.#bomChecked = true;
     }
     while (i < end) {
       const next = b[i] === LT ? this.#markup(b, i, end) : this.#text(b, i, end, last);
@@ -408,6 +440,8 @@ class Scanner implements ScannedTag {
       const attribute = isName(hint, b, k, attributeEnd) ? hint : this.#name(b, k, attributeEnd);
       if (attribute === null) return GIVE_UP;
       if (attribute !== hint && count <= hints.length) hints[count] = attribute;
+      // many attributes are left to saxes, which refuses more than it keeps (MAX_ATTRIBUTES)
+      if (count >= MAX_ATTRIBUTES) return GIVE_UP;
       for (let a = 0; a < count; a++) if (names[a] === attribute) return GIVE_UP;
       names[count++] = attribute;
       k = attributeEnd;

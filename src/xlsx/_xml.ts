@@ -21,7 +21,7 @@ export const TEXT_PIECE = 64 * 1024;
 /** The longest name, attribute value, comment or declaration read; past it the part is refused. */
 export const MAX_MARKUP = 1 << 20;
 /** The most attributes an element may have: Excel's have a dozen. */
-const MAX_ATTRIBUTES = 10_000;
+export const MAX_ATTRIBUTES = 10_000;
 
 // saxes's states (saxes.js, 6.0.0) in which what it keeps in `text` is character data
 const S_TEXT = 13;

@@ -36,8 +36,6 @@ export interface SheetReadOptions {
   sheet?: string | null | undefined;
   /** Told how many bytes of the file are read so far (by the part being read). */
   onProgress?: ((bytes: number) => void) | null | undefined;
-  /** Awaited before each piece of the sheet's part is read: a worker waits there for its reader. */
-  pace?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -88,12 +86,16 @@ export async function readWorkbookSheet(
     let inflated = 0;
     const share = part.uncompressedSize > 0 ? part.compressedSize / part.uncompressedSize : 0;
     const context = { strings, dateStyles, date1904: workbook.date1904, maxBytes: options.maxRecordBytes };
-    const { pace, onProgress } = options;
-    const open = pace ? async () => paced(await zip.read(part), pace) : () => zip.read(part);
-    await readSheet(open, sink, context, (n) => {
-      inflated += n;
-      onProgress?.(Math.min(file.size, Math.round(inflated * share)));
-    });
+    const { onProgress } = options;
+    await readSheet(
+      () => zip.read(part),
+      sink,
+      context,
+      (n) => {
+        inflated += n;
+        onProgress?.(Math.min(file.size, Math.round(inflated * share)));
+      },
+    );
     return true;
   } catch (error) {
     sink.finding("xlsx.corrupt", { params: { detail: reason(error) } });
@@ -101,16 +103,6 @@ export async function readWorkbookSheet(
   } finally {
     strings?.dispose();
     zip.close();
-  }
-}
-
-async function* paced(
-  chunks: AsyncIterable<Uint8Array>,
-  pace: () => Promise<void>,
-): AsyncGenerator<Uint8Array> {
-  for await (const chunk of chunks) {
-    await pace();
-    yield chunk;
   }
 }
 

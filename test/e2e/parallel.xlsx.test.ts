@@ -138,6 +138,23 @@ describe("a workbook read on a worker thread", { timeout: 120_000 }, () => {
     expect(parallel.at(-1)).toBe((await told(false)).at(-1));
   });
 
+  it("sends a batch a row when its rows are large (one long shared string used again and again), waiting for each", async () => {
+    const long = "L".repeat(300_000);
+    const rows = Array.from(
+      { length: 40 },
+      (_, k) =>
+        `<row r="${k + 2}"><c t="inlineStr"><is><t>u${k}@example.com</t></is></c><c t="s"><v>0</v></c></row>`,
+    );
+    const path = temp(
+      handWorkbook({
+        rows: [inlineRow(1, ["email", "firstName"]), ...rows],
+        strings: `<si><t>${long}</t></si>`,
+      }),
+    );
+    const report = await agree(path, { maxErrors: 5 });
+    expect(report.stats.users).toBe(40);
+  });
+
   it("reads a workbook from a stream (standard input) on the worker too, from its spooled copy", async () => {
     const bytes = readFileSync(fixture("workbooks/bad-status.xlsx"));
     const options = normalizeValidateOptions({ format: "xlsx", parallel: true });

@@ -141,6 +141,55 @@ describe("the sheet scanner and saxes agree", () => {
     });
   });
 
+  it.each(["valueOf", "toString", "constructor", "__proto__"])(
+    "refuses &%s; as saxes does: no entity, whatever JavaScript objects hold",
+    async (name) => {
+      const xml = `<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>a&${name};</t></is></c></row></sheetData></worksheet>`;
+      const reference = await told((sink) =>
+        parseXml(stream([utf8(xml)]), new SheetRows(sink, context(1 << 20, false))),
+      );
+      expect(reference.error).toMatch(/entity/);
+      const ours = await told((sink) =>
+        readSheet(async () => stream([utf8(xml)]), sink, context(1 << 20, false)),
+      );
+      expect(ours).toEqual(reference);
+    },
+  );
+
+  it.each([[[0xff]], [[0xe0, 0x80]], [[0xed, 0xa0]], [[0xc0]]])(
+    "tells no row of a chunk that ends in bytes no character starts with (%j), as saxes tells none",
+    async (bad) => {
+      const first = Uint8Array.from([
+        ...utf8('<worksheet><sheetData><row r="1"><c><v>1</v></c></row><row r="2"><c t="inlineStr"><is><t>'),
+        ...bad,
+      ]);
+      const second = utf8("a</t></is></c></row></sheetData></worksheet>");
+      const chunks = () => stream([first, second]);
+      const reference = await told((sink) =>
+        parseXml(chunks(), new SheetRows(sink, context(1 << 20, false))),
+      );
+      const ours = await told((sink) => readSheet(async () => chunks(), sink, context(1 << 20, false)));
+      expect(reference.calls).toEqual([]);
+      expect(ours).toEqual(reference);
+    },
+  );
+
+  it("counts a cell written again (a repeated reference) in its row's size", async () => {
+    const cell = (r: string, text: string) => `<c r="${r}" t="inlineStr"><is><t>${text}</t></is></c>`;
+    const row = [
+      cell("A2", "x".repeat(30)),
+      cell("A2", ""),
+      cell("B2", "y".repeat(5)),
+      cell("C2", "z".repeat(70)),
+    ];
+    const xml = `<worksheet><sheetData><row r="2">${row.join("")}</row></sheetData></worksheet>`;
+    const result = await told((sink) =>
+      readSheet(async () => stream([utf8(xml)]), sink, context(100, false)),
+    );
+    // 30 + 0 + 5 + 70 = 105 bytes told: past the 100 of the limit, at the cell that takes it there
+    expect(result.calls).toEqual([{ tooLarge: 2, column: 2, what: "row" }]);
+  });
+
   it("reads what Excel writes itself, to the end", async () => {
     const xml =
       '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1" spans="1:2"><c r="A1" t="s"><v>1</v></c><c r="B1" s="1"><v>45000</v></c></row></sheetData></worksheet>';
