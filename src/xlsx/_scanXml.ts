@@ -237,6 +237,25 @@ function decode(b: Buffer, from: number, to: number): string {
   return out + b.toString("utf8", at, to);
 }
 
+/**
+ * Whether the text `b[from, to)` (its entities checked already), cut by a chunk's end, is held
+ * back as saxes holds it: up to TEXT_PIECE UTF-16 units, entities decoded. A UTF-8 byte is at
+ * most a unit, so only a longer run is counted.
+ */
+function heldBack(b: Buffer, from: number, to: number): boolean {
+  if (to - from <= TEXT_PIECE) return true;
+  let units = 0;
+  for (let k = from; k < to && units <= TEXT_PIECE; k++) {
+    const c = b[k] as number;
+    if (c === AMP) {
+      const semi = b.indexOf(SEMICOLON, k);
+      units += (entity(b.toString("latin1", k + 1, semi)) as string).length;
+      k = semi;
+    } else if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
+  }
+  return units <= TEXT_PIECE;
+}
+
 /** The XML declaration saxes accepts without a word, in the forms writers write. */
 const DECLARATION =
   /^<\?xml[ \t\n]+version[ \t\n]*=[ \t\n]*(["'])1\.0\1(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(["'])[A-Za-z][A-Za-z0-9._-]*\2)?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*(["'])(?:yes|no)\3)?[ \t\n]*\?>$/;
@@ -366,7 +385,7 @@ class Scanner implements ScannedTag {
       if (found === MORE) {
         // cut by the end: read again with what follows, and the run before it with it (held
         // back, see below) or told now
-        if (wanted && k - i <= TEXT_PIECE) return i;
+        if (wanted && heldBack(b, i, k)) return i;
         if (wanted) this.#tell(b, from, k, decoded);
         this.#brackets = 0;
         return k;
@@ -377,7 +396,7 @@ class Scanner implements ScannedTag {
     }
     // a run the chunk's end cuts is held back, as saxes holds it, until it ends or grows past a
     // piece: a handler that has enough (a cell over the limit) then stops where saxes would
-    if (wanted && k === n && !last && k - i <= TEXT_PIECE) return i;
+    if (wanted && k === n && !last && heldBack(b, i, k)) return i;
     this.#brackets = k < n ? 0 : brackets;
     if (wanted) this.#tell(b, from, k, decoded);
     return k;
