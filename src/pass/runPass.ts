@@ -147,7 +147,7 @@ async function passOver(
   if (options.format === "xlsx") {
     // loaded here: a JSON or CSV pass does not load the workbook reader
     const { workbookPass } = await import("./workbookPass.js");
-    const pass = async (file: FileHandle, size: number) => {
+    const passOverFile = async (file: FileHandle, size: number) => {
       const range = fileRange(file, size);
       if (threads === "one") return workbookPass(range, options, tap);
       // the workbook read on a worker thread, which reads the file through its descriptor
@@ -157,11 +157,11 @@ async function passOver(
       );
     };
     const report = source.file
-      ? await pass(source.file, source.size ?? 0)
+      ? await passOverFile(source.file, source.size ?? 0)
       : await withSpooledFile(source.chunks, async (path) => {
           const spooled = await open(path, "r");
           try {
-            return await pass(spooled, (await spooled.stat()).size);
+            return await passOverFile(spooled, (await spooled.stat()).size);
           } finally {
             await spooled.close();
           }

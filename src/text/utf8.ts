@@ -15,14 +15,48 @@ export function incompleteTail(bytes: Uint8Array): number {
 }
 
 function unfinished(bytes: Uint8Array): number {
-  const n = bytes.length;
-  // walk back over at most 3 continuation bytes to the lead byte
-  let k = n - 1;
-  while (k >= 0 && n - k <= 3 && ((bytes[k] as number) & 0xc0) === 0x80) k--;
+  const k = lastLead(bytes);
   if (k < 0) return 0;
   const lead = bytes[k] as number;
   const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return need > n - k ? n - k : 0;
+  return need > bytes.length - k ? bytes.length - k : 0;
+}
+
+/**
+ * Bytes at the end of `bytes` that are a valid start of a character not yet complete (0–3).
+ * Unlike incompleteTail, a start no character has (0xFF, 0xC0, an overlong `E0 80` or a
+ * surrogate's `ED A0`) is not kept back: a strict decoder refuses it at once, whatever follows.
+ */
+export function startedCharacter(bytes: Uint8Array): number {
+  const k = lastLead(bytes);
+  if (k < 0) return 0;
+  const n = bytes.length;
+  const lead = bytes[k] as number;
+  if (lead < 0xc2 || lead > 0xf4) return 0;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+  if (need <= n - k) return 0;
+  if (n - k >= 2) {
+    const second = bytes[k + 1] as number;
+    const [low, high] = SECOND_BYTE[lead] ?? [0x80, 0xbf];
+    if (second < low || second > high) return 0;
+  }
+  return n - k;
+}
+
+/** The second byte a lead byte allows, where it is narrower than 80–BF (no overlong, no surrogate). */
+const SECOND_BYTE: Readonly<Record<number, readonly [number, number]>> = {
+  224: [0xa0, 0xbf],
+  237: [0x80, 0x9f],
+  240: [0x90, 0xbf],
+  244: [0x80, 0x8f],
+};
+
+/** Where the last character of `bytes` starts: back over at most 3 continuation bytes; -1 when none. */
+function lastLead(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let k = n - 1;
+  while (k >= 0 && n - k <= 3 && ((bytes[k] as number) & 0xc0) === 0x80) k--;
+  return k;
 }
 
 /** Where and why `bytes` stops being UTF-8, or null when it is valid (an incomplete tail counts as invalid). */

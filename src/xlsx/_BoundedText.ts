@@ -6,6 +6,7 @@
 
 import { Buffer } from "../bytes/buffer.js";
 import { utf8Length } from "../text/utf8.js";
+import { wholeNumber } from "./_cells.js";
 
 /** Text gathered up to `max` UTF-8 bytes. */
 export class BoundedText {
@@ -38,17 +39,10 @@ export class BoundedText {
 
   /** The text as a whole number when it is 1 to 15 digits 0–9 and nothing else; -1 otherwise. */
   digits(): number {
-    if (this.#text.length > 0 || this.#over) return digitsOf(this.text);
-    const b = this.#bytes;
-    const n = this.#byteCount;
-    if (n === 0 || n > 15) return -1;
-    let value = 0;
-    for (let k = 0; k < n; k++) {
-      const d = (b[k] as number) - 0x30;
-      if (d < 0 || d > 9) return -1;
-      value = value * 10 + d;
-    }
-    return value;
+    if (this.#text.length === 0 && !this.#over) return wholeNumber(this.#bytes, 0, this.#byteCount);
+    // handed on as text (by saxes, or with an entity): rare, read as its UTF-8
+    const bytes = Buffer.from(this.text);
+    return wholeNumber(bytes, 0, bytes.length);
   }
 
   /** Starts again, empty. */
@@ -95,16 +89,4 @@ export class BoundedText {
     this.#byteCount = 0;
     return false;
   }
-}
-
-function digitsOf(text: string): number {
-  const n = text.length;
-  if (n === 0 || n > 15) return -1;
-  let value = 0;
-  for (let k = 0; k < n; k++) {
-    const d = text.charCodeAt(k) - 0x30;
-    if (d < 0 || d > 9) return -1;
-    value = value * 10 + d;
-  }
-  return value;
 }

@@ -49,19 +49,32 @@ export function numberText(stored: string): string {
   return String(Number(n.toPrecision(15)));
 }
 
-/**
- * A cell reference's column letters as a 0-based index ("A1" → 0, "AB7" → 27); -1 when none.
- * `from` and `to`: the reference is that part of `reference`.
- */
-export function columnIndex(reference: string, from = 0, to = reference.length): number {
+/** A cell reference's column letters as a 0-based index ("A1" → 0, "AB7" → 27); -1 when none. */
+export function columnIndex(reference: string): number {
   let index = 0;
-  let i = from;
-  for (; i < to; i++) {
+  let i = 0;
+  for (; i < reference.length; i++) {
     const c = reference.charCodeAt(i) | 0x20; // lower case
     if (c < 0x61 || c > 0x7a) break;
     index = index * 26 + (c - 0x60);
   }
-  return i === from ? -1 : index - 1;
+  return i === 0 ? -1 : index - 1;
+}
+
+/**
+ * The ASCII digits `bytes[from, to)` as a whole number, when they are 1 to 15 of them and
+ * nothing else (a shared string's index, an id, a date's serial); -1 otherwise. Read without
+ * a string made.
+ */
+export function wholeNumber(bytes: Uint8Array, from: number, to: number): number {
+  if (to <= from || to - from > 15) return -1;
+  let value = 0;
+  for (let k = from; k < to; k++) {
+    const d = (bytes[k] as number) - 0x30;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
 }
 
 /** A 0-based column index as letters (0 → "A", 27 → "AB"). */

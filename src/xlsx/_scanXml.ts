@@ -9,7 +9,8 @@
 // test/unit/xlsx.scan.test.ts holds the two to the same cells and findings.
 
 import { Buffer, isUtf8 } from "../bytes/buffer.js";
-import { columnIndex } from "./_cells.js";
+import { startedCharacter } from "../text/utf8.js";
+import { columnIndex, wholeNumber } from "./_cells.js";
 import { MAX_ATTRIBUTES, MAX_MARKUP, TEXT_PIECE } from "./_xml.js";
 
 /** The attributes of the element being opened, by the index of their name in the handler's list. */
@@ -58,7 +59,7 @@ export async function scanXml(
   for await (const chunk of chunks) {
     const b: Buffer = carry ? Buffer.concat([carry, chunk]) : asBuffer(chunk);
     // a character cut by the chunk's end is read with the bytes that follow it
-    const end = b.length - cutCharacter(b);
+    const end = b.length - startedCharacter(b);
     if (!isUtf8(b.subarray(checked, end))) return false;
     const at = scanner.scan(b, end, false);
     if (at === GIVE_UP || b.length - at > MAX_MARKUP) return false;
@@ -74,36 +75,6 @@ export async function scanXml(
 
 const asBuffer = (bytes: Uint8Array): Buffer =>
   Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-
-/**
- * How many bytes at the end of `b` start a character that they do not finish (0–3): held back to
- * be checked with what follows. Only a valid start is held back: 0xFF, an overlong or surrogate
- * start (`E0 80`, `ED A0`) is checked now, as the decoder before saxes refuses it at once.
- */
-function cutCharacter(b: Uint8Array): number {
-  const n = b.length;
-  let k = n - 1;
-  while (k >= 0 && n - k <= 3 && ((b[k] as number) & 0xc0) === 0x80) k--;
-  if (k < 0) return 0;
-  const lead = b[k] as number;
-  if (lead < 0xc2 || lead > 0xf4) return 0;
-  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
-  if (need <= n - k) return 0;
-  if (n - k >= 2) {
-    const second = b[k + 1] as number;
-    const [low, high] = SECOND_BYTE[lead] ?? [0x80, 0xbf];
-    if (second < low || second > high) return 0;
-  }
-  return n - k;
-}
-
-/** The second byte a lead byte allows, where it is narrower than 80–BF (no overlong, no surrogate). */
-const SECOND_BYTE: Readonly<Record<number, readonly [number, number]>> = {
-  224: [0xa0, 0xbf],
-  237: [0x80, 0x9f],
-  240: [0x90, 0xbf],
-  244: [0x80, 0x8f],
-};
 
 const GIVE_UP = -1;
 const MORE = -2;
@@ -615,17 +586,8 @@ class Scanner implements ScannedTag {
     const b = this.#b;
     const from = this.#from[attribute] as number;
     const to = this.#to[attribute] as number;
-    if (to > from && to - from <= 15) {
-      let n = 0;
-      let k = from;
-      for (; k < to; k++) {
-        const d = (b[k] as number) - 0x30;
-        if (d < 0 || d > 9) break;
-        n = n * 10 + d;
-      }
-      if (k === to) return n;
-    }
-    return Number(this.value(attribute));
+    const whole = wholeNumber(b, from, to);
+    return whole >= 0 ? whole : Number(this.value(attribute));
   }
 
   column(attribute: number): number {

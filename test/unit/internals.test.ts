@@ -11,7 +11,7 @@ import { FingerprintSet } from "../../src/spill/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../../src/spill/fingerprint.js";
 import { SpillList } from "../../src/spill/SpillList.js";
 import { suggest } from "../../src/text/suggest.js";
-import { findInvalidUtf8, incompleteTail, utf8Length } from "../../src/text/utf8.js";
+import { findInvalidUtf8, incompleteTail, startedCharacter, utf8Length } from "../../src/text/utf8.js";
 import { utf8 } from "../support/chunks.js";
 
 // the spills of this file go to a folder of its own: the tests below count the files left
@@ -182,7 +182,8 @@ describe("ByteLog", () => {
       fc.property(
         // a record for log 0 or 1, and a spill of its log after about one record in ten
         fc.array(
-          fc.tuple(fc.string({ unit: "binary", maxLength: 3000, size: "large" }), fc.nat(1), fc.nat(9)),
+          // up to 24 KB a record: some longer than the 16 KB read from a spilled file at once
+          fc.tuple(fc.string({ unit: "binary", maxLength: 6000, size: "large" }), fc.nat(1), fc.nat(9)),
           { maxLength: 300, size: "large" },
         ),
         fc.boolean(),
@@ -204,6 +205,9 @@ describe("ByteLog", () => {
             const texts = (written[which] ?? []).map(({ text }) => text);
             expect([...log.records()].map(read)).toEqual(texts);
             expect((written[which] ?? []).map(({ offset }) => read(log.read(offset)))).toEqual(texts);
+            // and in the other order, each read past what the last one read
+            const backwards = [...(written[which] ?? [])].reverse();
+            expect(backwards.map(({ offset }) => read(log.read(offset)))).toEqual([...texts].reverse());
           });
           for (const log of logs) log.dispose();
           expect(logDirs()).toBe(dirsBefore);
@@ -211,6 +215,25 @@ describe("ByteLog", () => {
       ),
       { numRuns: 100 },
     );
+  });
+});
+
+describe("ByteLog, spilled, read back", () => {
+  it("gives back records longer than what it reads of the file at once, beside short ones, in any order", () => {
+    const log = new ByteLog();
+    const texts = ["a", "é".repeat(20_000), "b", "x".repeat(40_000), "c"];
+    const offsets = texts.map((text) => {
+      const { page, at } = log.reserve(text.length * 3);
+      return log.commit(writeText(page, at, text));
+    });
+    log.spill();
+    const read = (offset: number) => {
+      const view = log.read(offset);
+      return view.page.toString("utf8", view.at, view.at + view.length);
+    };
+    expect(offsets.map(read)).toEqual(texts);
+    expect([...offsets].reverse().map(read)).toEqual([...texts].reverse());
+    log.dispose();
   });
 });
 
@@ -233,6 +256,27 @@ describe("UTF-8 helpers", () => {
     expect(incompleteTail(new Uint8Array([0x61, 0xe2, 0x82]))).toBe(2);
     expect(incompleteTail(new Uint8Array([0x61, 0xe2, 0x82, 0xac]))).toBe(0);
     expect(incompleteTail(new Uint8Array([0xf0, 0x9f, 0x98]))).toBe(3);
+  });
+
+  it("hold back, strictly, only a valid start of a character", () => {
+    expect(startedCharacter(new Uint8Array([0x61, 0xe2, 0x82]))).toBe(2);
+    expect(startedCharacter(new Uint8Array([0xf0, 0x9f, 0x98]))).toBe(3);
+    expect(startedCharacter(new Uint8Array([0x61, 0xe2, 0x82, 0xac]))).toBe(0);
+    // no character starts so: a strict decoder refuses them without waiting for more
+    for (const tail of [
+      [0xff],
+      [0xc0],
+      [0xc1],
+      [0xf5],
+      [0xe0, 0x80],
+      [0xed, 0xa0],
+      [0xf0, 0x80],
+      [0xf4, 0x90],
+    ]) {
+      expect(startedCharacter(Uint8Array.from([0x61, ...tail])), JSON.stringify(tail)).toBe(0);
+    }
+    expect(startedCharacter(new Uint8Array([0xe0, 0xa0]))).toBe(2);
+    expect(startedCharacter(new Uint8Array([0xed, 0x9f]))).toBe(2);
   });
 
   it("find the first invalid byte and say why", () => {

@@ -32,7 +32,7 @@ import { chunked, stream, utf8 } from "../support/chunks.js";
 import { serialize } from "../support/jsonAst.js";
 import { fixture } from "../support/paths.js";
 import { modelAst, validModelArb } from "../support/validDocument.js";
-import { byteChangesArb, changed } from "../support/zipArchives.js";
+import { byteChangesArb, centralDirectoryOffset, changed } from "../support/zipArchives.js";
 
 const dir = mkdtempSync(join(tmpdir(), "syncfile-xlsx-test-"));
 let files = 0;
@@ -303,6 +303,34 @@ describe("what is not a workbook", () => {
     expect(report.findings.map((f) => f.code)).toEqual(["xlsx.corrupt"]);
     expect(report.findings[0]?.message).toMatch(/^the workbook cannot be read: /);
   });
+
+  it.each([
+    [1, "not enough bytes in the stream. expected"],
+    [-1, "too many bytes in the stream. expected"],
+  ])(
+    "a sheet whose inflated size is not the one its directory gives (%i) is damage, saying so",
+    async (by, words) => {
+      const good = readFileSync(await toWorkbook(readFileSync(fixture("valid/example.json"), "utf8")));
+      const archive = Uint8Array.from(good);
+      const view = new DataView(archive.buffer);
+      const name = new TextEncoder().encode("xl/worksheets/sheet1.xml");
+      // the sheet's record in the central directory: its uncompressed size, at 24
+      let at = centralDirectoryOffset(archive);
+      while (view.getUint32(at, true) === 0x02014b50) {
+        const nameLength = view.getUint16(at + 28, true);
+        const entry = archive.subarray(at + 46, at + 46 + nameLength);
+        if (entry.length === name.length && entry.every((b, k) => b === name[k])) break;
+        at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
+      }
+      expect(view.getUint32(at, true)).toBe(0x02014b50);
+      view.setUint32(at + 24, view.getUint32(at + 24, true) + by, true);
+      const path = temp("sized.xlsx");
+      writeFileSync(path, archive);
+      const report = await validateFile(path);
+      expect(report.findings.map((f) => f.code)).toEqual(["xlsx.corrupt"]);
+      expect(report.findings[0]?.message).toContain(words);
+    },
+  );
 
   it("a cell past column XFD is damage, found without building a row that long", async () => {
     // a damaged reference once grew a row's array to 169 M cells and ended the process
