@@ -7,7 +7,7 @@
 // would take away more users than the server's maxDeletes, unless the caller allows it.
 
 import { setImmediate } from "node:timers/promises";
-import { normalize } from "../convert/convert.js";
+import { normalize, normalizeFile } from "../convert/convert.js";
 import { type Change, noChanges, takesAway } from "../diff/Change.js";
 import { changesOf, DiffSide, partitionsFor, Tally } from "../diff/compare.js";
 import type { SyncChanges, SyncSummary } from "../http/operations.js";
@@ -88,8 +88,11 @@ export class SyncRunner {
     const { syncId } = lock;
     let collector: RowCollector | null = null;
     try {
-      // the file's records go to the rows to load, and to the side its comparison reads
-      const side = new DiffSide(partitionsFor(size));
+      // the file's records go to the rows to load, and to the side its comparison reads: an
+      // account's first sync has nothing to compare with, and keeps no side (the lock holds
+      // the account's state as it is until this sync applies)
+      const previous = await this.#syncs.currentSync(appAccount);
+      const side = previous ? new DiffSide(partitionsFor(size)) : null;
       collector = new RowCollector(this.#syncs.rows(syncId, this.#currency.displayCurrency), side);
       const { displayCurrency } = this.#currency;
       const report = await this.#normalize(file, format, size, collector);
@@ -98,7 +101,7 @@ export class SyncRunner {
         return { outcome: "invalid", report };
       }
       await this.#syncs.load(collector.rows);
-      const { takenAway, ...changes } = await this.#compare(syncId, appAccount, collector);
+      const { takenAway, ...changes } = await this.#compare(syncId, appAccount, previous, collector);
       const maxDeletes = this.#maxDeletes;
       if (maxDeletes > 0 && changes.deletes > maxDeletes && !allowDeletes) {
         await this.#syncs.end(syncId, "refused");
@@ -125,7 +128,7 @@ export class SyncRunner {
       throw error;
     } finally {
       collector?.rows.dispose();
-      collector?.side.dispose();
+      collector?.side?.dispose();
       await this.#syncs.release(syncId).catch(() => {});
     }
   }
@@ -142,7 +145,7 @@ export class SyncRunner {
     oneThread = false,
   ): Promise<Report> {
     const { displayCurrency, sourceCurrency, rates } = this.#currency;
-    return normalize(await this.#blobs.read(file.path, file.pin), writer, {
+    const options = {
       format,
       file: file.path,
       // the service reads its own layout only: an export is read through a profile or a
@@ -152,7 +155,12 @@ export class SyncRunner {
       displayCurrency,
       sourceCurrency,
       ...(rates ? { rates } : {}),
-    });
+    };
+    // a file on this machine's disk is read by the worker itself (its name is the path in the report)
+    const local = this.#blobs.localFile?.(file.path);
+    return local !== undefined
+      ? normalizeFile(local, writer, options)
+      : normalize(await this.#blobs.read(file.path, file.pin), writer, options);
   }
 
   /**
@@ -185,18 +193,19 @@ export class SyncRunner {
   }
 
   /**
-   * What sync `syncId` (loaded, not applied) changes in `appAccount`'s state, compared with
-   * the file's records as `syncfile diff` compares two files; the changes stored a batch at a
-   * time, the thread given back between steps (requests are answered meanwhile). An account's
-   * first sync adds all it holds.
+   * What sync `syncId` (loaded, not applied) changes in `appAccount`'s state (made by sync
+   * `previous`), compared with the file's records as `syncfile diff` compares two files; the
+   * changes stored a batch at a time, the thread given back between steps (requests are
+   * answered meanwhile). An account's first sync adds all it holds.
    */
   async #compare(
     syncId: number,
     appAccount: number,
+    previous: CurrentSync | null,
     collector: RowCollector,
   ): Promise<SyncChanges & { takenAway: string[] }> {
-    const previous = await this.#syncs.currentSync(appAccount);
-    if (previous === null) {
+    const after = collector.side;
+    if (previous === null || after === null) {
       const counts = noChanges();
       counts["user.added"] = collector.rows.users;
       counts["license.added"] = collector.rows.licenses;
@@ -205,7 +214,7 @@ export class SyncRunner {
       await this.#syncs.recordChanges(syncId, appAccount, changes);
       return { ...changes, takenAway: [] };
     }
-    const before = await this.#readState(previous, collector.side.partitions);
+    const before = await this.#readState(previous, after.partitions);
     try {
       const takenAway: string[] = [];
       let batch: Change[] = [];
@@ -222,7 +231,7 @@ export class SyncRunner {
         }
         batch = [];
       };
-      for (const _ of changesOf(before, collector.side, false, tally.tell)) {
+      for (const _ of changesOf(before, after, false, tally.tell)) {
         await store();
         await setImmediate();
       }
@@ -248,21 +257,21 @@ class RowCollector implements DocumentWriter<NormalizedValues> {
 
   constructor(
     readonly rows: SyncRows,
-    /** The file's side of the comparison with the account's state. */
-    readonly side: DiffSide,
+    /** The file's side of the comparison with the account's state; null when it has none. */
+    readonly side: DiffSide | null,
   ) {}
 
   user(u: NormalizedValues["user"]): void {
     if (notAnObject(u)) return;
     if (u.status === "active") this.activeUsers++;
     this.rows.user(u);
-    this.side.user(u);
+    this.side?.user(u);
   }
 
   license(index: number, l: NormalizedValues["license"]): void {
     if (notAnObject(l)) return;
     this.rows.license(index, l);
-    this.side.license(index, l);
+    this.side?.license(index, l);
   }
 
   licenseUser(licenseIndex: number, holder: NormalizedValues["licenseUser"]): void {
@@ -270,11 +279,11 @@ class RowCollector implements DocumentWriter<NormalizedValues> {
     const index = this.#perLicense.get(licenseIndex) ?? 0;
     this.#perLicense.set(licenseIndex, index + 1);
     this.rows.licenseUser(licenseIndex, index, holder);
-    this.side.licenseUser(licenseIndex, holder);
+    this.side?.licenseUser(licenseIndex, holder);
   }
 
   end(): void {
-    this.side.end();
+    this.side?.end();
   }
 }
 
