@@ -197,6 +197,10 @@ export class BlobStore implements ObjectStore {
     return createReadStream(this.#file(path), { highWaterMark: 1 << 16 });
   }
 
+  localFile(path: string): string {
+    return this.#file(path);
+  }
+
   #file(path: string): string {
     if (!validObjectPath(path)) throw new Error(`not a blob path: ${JSON.stringify(path)}`);
     const file = resolve(this.#root, path);

@@ -32,6 +32,11 @@ export interface ObjectStore {
   size(path: string, pin?: string | null): Promise<number | null>;
   /** The object's bytes, streamed (with a `pin`: that object's, else ObjectChanged). */
   read(path: string, pin?: string | null): Promise<Readable>;
+  /**
+   * Where a storage that keeps its objects on this machine's disk keeps the object at `path`:
+   * a pass opens it once and reads it on a worker thread, this thread reading none of it.
+   */
+  localFile?(path: string): string;
   /** Deletes the object at `path`, if there is one. */
   remove(path: string): Promise<void>;
   /**
