@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { Database } from "../../src/server/repositories/Database.js";
 import { Unavailable } from "../../src/server/Unavailable.js";
-import { bigDocument, call, KEY, OTHER_KEY, removeDataDirs, startServer, upload } from "../support/server.js";
+import {
+  bigDocument,
+  call,
+  dataDir,
+  KEY,
+  OTHER_KEY,
+  removeDataDirs,
+  startServer,
+  upload,
+} from "../support/server.js";
 
 // the probes ask often: each with a key of its own in turn, so no rate limit answers instead
 const PROBE_KEYS = Array.from({ length: 40 }, (_, i) => `probe-key-${i}`);
@@ -100,6 +109,53 @@ describe("the embedded database on its own thread", () => {
       JSON.stringify({ openapi: count("openapi"), state: count("state") }),
     ).toBeGreaterThanOrEqual(10);
   }, 300_000);
+});
+
+describe("a sync's rows, COPY'd into the embedded database a piece at a time while the file is read", () => {
+  it("are all there for a valid file, and none stays of a file found invalid at its end", async () => {
+    const dir = await dataDir();
+    const own = await startServer({ dataDir: dir });
+    const USERS = 40_000; // some 3 MB of rows: several pieces, committed as they go
+    let valid: number;
+    try {
+      const good = await upload(own.url, "good.json", bigDocument(USERS));
+      const synced = await call(own.url, "PUT", "/v1.0/services/sync/custom", {
+        json: { idFile: good, idAppAccount: ACCOUNT },
+      });
+      expect(synced.status, synced.text).toBe(200);
+      valid = synced.body.idSync as number;
+      // the same users, the last one's status unknown: the file is invalid only at its end
+      const last = `"status":"${(USERS - 1) % 10 === 0 ? "deleted" : "active"}"}],"licenses"`;
+      const document = bigDocument(USERS);
+      expect(document).toContain(last);
+      const bad = await upload(
+        own.url,
+        "bad.json",
+        document.replace(last, `"status":"sleeping"}],"licenses"`),
+      );
+      const refused = await call(own.url, "PUT", "/v1.0/services/sync/custom", {
+        json: { idFile: bad, idAppAccount: ACCOUNT },
+      });
+      expect(refused.status, refused.text).toBe(400);
+    } finally {
+      await own.close();
+    }
+    const db = await Database.open(dir);
+    try {
+      for (const [table, rows] of [
+        ["account_users", USERS],
+        ["account_licenses", 5],
+        ["account_license_users", USERS / 2],
+      ] as const) {
+        const kept = await db.query<{ sync_id: number; n: number }>(
+          `SELECT sync_id, count(*)::int AS n FROM ${table} GROUP BY sync_id`,
+        );
+        expect(kept.rows, table).toEqual([{ sync_id: valid, n: rows }]);
+      }
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
 });
 
 describe("the embedded database's thread dying", () => {

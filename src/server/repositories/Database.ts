@@ -99,6 +99,15 @@ export class Database implements Sql {
   }
 
   /**
+   * Runs `sql`, a COPY … FROM '/dev/blob', on `bytes` (whole lines of COPY text): one statement,
+   * committed when it resolves; resolves to the rows it added.
+   */
+  async copyFrom(sql: string, bytes: Uint8Array): Promise<number> {
+    while (this.#transaction) await this.#transaction;
+    return (await this.#thread.send({ op: "copy", sql, bytes })).affectedRows ?? 0;
+  }
+
+  /**
    * Runs `work` in one transaction: what else is sent meanwhile waits for its end (PGlite is one
    * connection), and what was sent before it runs before it.
    */

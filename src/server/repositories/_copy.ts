@@ -1,9 +1,15 @@
-// A sync's rows on their way into PostgreSQL with COPY … FROM STDIN, while the file is still
-// being read: the pass writes each table's rows as COPY text to a temporary file, and a COPY
-// per table (each on its own connection) streams that file as it grows. The database indexes
-// the rows on its own processor while the pass parses; the file on disk is the buffer between
-// the two, so memory stays flat whichever is faster. The COPYs end only when the pass found
-// the file valid (load); otherwise they are abandoned, and PostgreSQL keeps none of their rows.
+// A sync's rows on their way into their tables with COPY, while the file is still being read:
+// the pass writes each table's rows as COPY text to a temporary file, and a copier per table
+// sends that file as it grows. The database indexes the rows on its own processor (or thread)
+// while the pass parses; the file on disk is the buffer between the two, so memory stays flat
+// whichever is faster.
+// - PostgreSQL (copyOnConnections): a COPY … FROM STDIN a table, each on its own connection,
+//   that ends only when the pass found the file valid (load); otherwise it is abandoned, and
+//   PostgreSQL keeps none of its rows.
+// - The embedded database (copyInPieces): a COPY … FROM '/dev/blob' for each piece of the file
+//   (a megabyte at most: each a short statement, and requests are answered between them); the
+//   pieces are committed as they go, so the rows of a sync that does not apply are deleted
+//   afterwards, as a failed sync's always are (syncs.ts end, and recover after a crash).
 
 import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
@@ -115,6 +121,9 @@ class CopyTextFile<R, C extends string> {
   }
 }
 
+/** How a table's file of COPY text reaches the table, as it grows; resolves once it is all there. */
+export type Copier = (file: CopyTextFile<never, string>) => Promise<void>;
+
 /** A sync's rows streamed into its tables with COPY as the pass writes them (see the top of this file). */
 export class CopyTextRows implements SyncRows {
   readonly #dir = mkdtempSync(join(tmpdir(), "syncfile-copy-"));
@@ -125,7 +134,7 @@ export class CopyTextRows implements SyncRows {
   /** What made the first COPY to fail fail, when one has. */
   #failure: { reason: unknown } | null = null;
 
-  constructor(pool: pg.Pool, syncId: number, currency: string) {
+  constructor(copier: Copier, syncId: number, currency: string) {
     const made: { close(): void }[] = [];
     const kept = <F extends { close(): void }>(file: F): F => {
       made.push(file);
@@ -149,7 +158,7 @@ export class CopyTextRows implements SyncRows {
     // the first failure is the reason (the others may have failed only for being abandoned)
     this.#copies = Promise.allSettled(
       this.#files().map((file) =>
-        copy(pool, file).catch((error: unknown) => {
+        copier(file).catch((error: unknown) => {
           if (this.#failure === null) this.#failure = { reason: error };
           for (const other of this.#files()) other.abandon();
           throw error;
@@ -192,6 +201,15 @@ export class CopyTextRows implements SyncRows {
     if (this.#failure) throw this.#failure.reason;
   }
 
+  /**
+   * Abandons the copies that have not ended and resolves once none sends anything more (the
+   * embedded database's pieces sent are committed: its rows can be deleted from then on).
+   */
+  async abandon(): Promise<void> {
+    for (const file of this.#files()) file.abandon();
+    await this.#copies;
+  }
+
   /** Abandons the COPYs that have not ended (their rows are rolled back) and deletes the files. */
   dispose(): void {
     for (const file of this.#files()) file.close();
@@ -203,24 +221,49 @@ export class CopyTextRows implements SyncRows {
   }
 }
 
-/** COPY of `file` into its table on a connection of its own, as the file grows. */
+/** A COPY of each file into its table on a connection of its own from `pool`, as the file grows. */
+export function copyOnConnections(pool: pg.Pool): Copier {
+  return (file) => copy(pool, file);
+}
+
 async function copy(pool: pg.Pool, file: CopyTextFile<never, string>): Promise<void> {
   const client = await pool.connect();
-  const { table } = file;
-  const columns = ["sync_id", ...table.constants, ...table.columns.map((c) => c.name)];
   try {
     // the COPY lasts as long as the file's reading: a role's statement timeout must not cut it
     await client.query("SET statement_timeout = 0");
-    await pipeline(
-      Readable.from(file.follow()),
-      client.query(copyFrom(`COPY ${table.name} (${columns.join(", ")}) FROM STDIN`)),
-    );
+    await pipeline(Readable.from(file.follow()), client.query(copyFrom(copyInto(file.table, "STDIN"))));
     await client.query("RESET statement_timeout");
   } catch (error) {
     client.release(error as Error); // the connection goes, and the unfinished COPY's rows with it
     throw error;
   }
   client.release();
+}
+
+/** What copies COPY text into the embedded database: a statement a piece (Database.ts). */
+export interface CopiesFrom {
+  copyFrom(sql: string, bytes: Uint8Array): Promise<number>;
+}
+
+/** The file's whole lines, a piece at a time as they are written, each COPY'd into its table in `db`. */
+export function copyInPieces(db: CopiesFrom): Copier {
+  return async (file) => {
+    const sql = copyInto(file.table, "'/dev/blob'");
+    let cut: Buffer | null = null; // a line begun at the end of the piece before
+    for await (const read of file.follow()) {
+      const bytes: Buffer = cut ? Buffer.concat([cut, read]) : read;
+      const end = bytes.lastIndexOf(0x0a) + 1;
+      if (end > 0) await db.copyFrom(sql, bytes.subarray(0, end));
+      cut = end < bytes.length ? Buffer.from(bytes.subarray(end)) : null;
+    }
+    if (cut) throw new Error(`the rows of ${file.table.name} end in a line cut off`);
+  };
+}
+
+/** The COPY statement that fills `table`'s columns (the sync's fixed ones first) from `source`. */
+function copyInto(table: AccountTable<never, string>, source: string): string {
+  const columns = ["sync_id", ...table.constants, ...table.columns.map((c) => c.name)];
+  return `COPY ${table.name} (${columns.join(", ")}) FROM ${source}`;
 }
 
 const COPY_ESCAPES: Readonly<Record<string, string>> = {

@@ -13,6 +13,8 @@ export interface PgliteWorkerData {
 export type ToPglite =
   | { id: number; op: "query"; sql: string; params: unknown[]; tx: boolean }
   | { id: number; op: "exec"; sql: string }
+  /** COPY … FROM '/dev/blob' of `bytes`, whole lines of COPY text. */
+  | { id: number; op: "copy"; sql: string; bytes: Uint8Array }
   | { id: number; op: "begin" | "commit" | "rollback" | "close" };
 
 /** An error of the database, as plain data (PostgreSQL's fields kept: code, detail, …). */

@@ -29,6 +29,11 @@ async function handle(db: PGlite, message: ToPglite): Promise<FromPglite> {
       const results = await (open?.tx ?? db).query(message.sql, message.params);
       return { id, ok: true, rows: results.rows, affectedRows: results.affectedRows ?? null };
     }
+    case "copy": {
+      if (open) throw new Error("a COPY while a transaction is under way");
+      const results = await db.query(message.sql, [], { blob: new Blob([message.bytes]) });
+      return { id, ok: true, rows: [], affectedRows: results.affectedRows ?? null };
+    }
     case "exec":
       await db.exec(message.sql);
       return { id, ok: true, rows: [], affectedRows: null };

@@ -10,7 +10,7 @@ import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
 import { type DependencyLog, DependencyWatch, socketFault } from "../Unavailable.js";
 import { ACCOUNT_TABLES } from "./_accountTables.js";
-import { CopyTextRows } from "./_copy.js";
+import { CopyTextRows, copyOnConnections } from "./_copy.js";
 import { FILES_PIN, FILES_UPLOADER, SCHEMA, SYNC_HISTORY } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
@@ -192,7 +192,7 @@ class PgSyncsRepository extends SqlSyncsRepository {
 
   /** The rows, streamed into their tables with COPY while the pass writes them (_copy.ts). */
   override rows(syncId: number, currency: string): SyncRows {
-    return new CopyTextRows(this.#pg.pool, syncId, currency);
+    return new CopyTextRows(copyOnConnections(this.#pg.pool), syncId, currency);
   }
 
   override load(rows: SyncRows): Promise<void> {

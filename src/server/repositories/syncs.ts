@@ -7,33 +7,21 @@
 import type { Change } from "../../diff/Change.js";
 import type { SyncChanges, SyncSummary } from "../../http/operations.js";
 import type { DocumentWriter } from "../../model/DocumentWriter.js";
-import type {
-  NormalizedLicense,
-  NormalizedLicenseUser,
-  NormalizedUser,
-  NormalizedValues,
-} from "../../model/normalize.js";
-import { SpillList } from "../../spill/SpillList.js";
-import {
-  ACCOUNT_LICENSE_USERS,
-  ACCOUNT_LICENSES,
-  ACCOUNT_TABLES,
-  ACCOUNT_USERS,
-  type Cell,
-} from "./_accountTables.js";
+import type { NormalizedValues } from "../../model/normalize.js";
+import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { addChanges, forgetChanges, readState, recordChanges } from "./_changes.js";
 import { processAlive, type Queryable, type Sql } from "./Database.js";
 import type { CurrentSync, SyncEnd, SyncRows, SyncsRepository } from "./types.js";
 
-const BATCH = 2000;
 // a sync's rows are deleted at once up to this many, and past it a table's pages this many at a time
 const DELETE_AT_ONCE = 10_000;
 const DELETE_PAGES = 100;
-// rows kept in memory per table; the rest wait in a temporary file
-const MEMORY_ROWS = 50_000;
 
-/** Syncs in a PostgreSQL database, locked by a row that names the holding process. */
-export class SqlSyncsRepository implements SyncsRepository {
+/**
+ * Syncs in a PostgreSQL database, locked by a row that names the holding process; how a sync's
+ * rows reach the account tables is the backend's (rows, load).
+ */
+export abstract class SqlSyncsRepository implements SyncsRepository {
   constructor(protected readonly db: Sql) {}
 
   async start(
@@ -70,23 +58,9 @@ export class SqlSyncsRepository implements SyncsRepository {
     return (rows[0] as { id: number }).id;
   }
 
-  rows(syncId: number, currency: string): SyncRows {
-    return new SpilledRows(syncId, currency);
-  }
+  abstract rows(syncId: number, currency: string): SyncRows;
 
-  async load(rows: SyncRows): Promise<void> {
-    const spilled = rows as SpilledRows;
-    const { syncId, currency } = spilled;
-    await inBatches(spilled.userRows, (batch) =>
-      this.db.query(ACCOUNT_USERS.insert, ACCOUNT_USERS.parameters(syncId, {}, batch)),
-    );
-    await inBatches(spilled.licenseRows, (batch) =>
-      this.db.query(ACCOUNT_LICENSES.insert, ACCOUNT_LICENSES.parameters(syncId, { currency }, batch)),
-    );
-    await inBatches(spilled.licenseUserRows, (batch) =>
-      this.db.query(ACCOUNT_LICENSE_USERS.insert, ACCOUNT_LICENSE_USERS.parameters(syncId, {}, batch)),
-    );
-  }
+  abstract load(rows: SyncRows): Promise<void>;
 
   async currentSync(appAccount: number): Promise<CurrentSync | null> {
     const { rows } = await this.db.query<{ id: number; file_id: number; format: "json" | "csv" }>(
@@ -209,58 +183,4 @@ export class SqlSyncsRepository implements SyncsRepository {
       }
     }
   }
-}
-
-/** A sync's rows as the account tables take them, in memory up to a point and then on disk. */
-export class SpilledRows implements SyncRows {
-  constructor(
-    readonly syncId: number,
-    readonly currency: string,
-  ) {}
-
-  readonly userRows = new SpillList<Cell[]>(MEMORY_ROWS);
-  readonly licenseRows = new SpillList<Cell[]>(MEMORY_ROWS);
-  readonly licenseUserRows = new SpillList<Cell[]>(MEMORY_ROWS);
-
-  get users(): number {
-    return this.userRows.length;
-  }
-
-  get licenses(): number {
-    return this.licenseRows.length;
-  }
-
-  get licenseUsers(): number {
-    return this.licenseUserRows.length;
-  }
-
-  user(user: NormalizedUser): void {
-    this.userRows.push(ACCOUNT_USERS.row(user, this.userRows.length));
-  }
-
-  license(index: number, license: NormalizedLicense): void {
-    this.licenseRows.push(ACCOUNT_LICENSES.row(license, index));
-  }
-
-  licenseUser(licenseIndex: number, index: number, holder: NormalizedLicenseUser): void {
-    this.licenseUserRows.push(ACCOUNT_LICENSE_USERS.row(holder, index, licenseIndex));
-  }
-
-  dispose(): void {
-    this.userRows.dispose();
-    this.licenseRows.dispose();
-    this.licenseUserRows.dispose();
-  }
-}
-
-async function inBatches<T>(rows: Iterable<T>, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
-  let batch: T[] = [];
-  for (const row of rows) {
-    batch.push(row);
-    if (batch.length === BATCH) {
-      await insert(batch);
-      batch = [];
-    }
-  }
-  if (batch.length > 0) await insert(batch);
 }
