@@ -50,6 +50,7 @@ export async function jsonParallel(
     scanner = new JsonScanner(builder, options);
     const stopped = () => (scanner as JsonScanner).stopped || builder.stopped;
     let scanned = 0; // bytes of the text scanned
+    const ack = () => decoding.postMessage({ type: "ack" } satisfies ToDecoder);
     const report = new Promise<Report>((resolve) => {
       // the report is made once: batches still on their way after it are not looked at
       const done = (stoppedHere: boolean, bytes: number) => {
@@ -83,7 +84,10 @@ export async function jsonParallel(
         // reading stops at a fatal problem: what was read is reported, as in one thread
         if (stopped()) done(true, scanned);
         if (source.file === null) flow.acknowledged(stopped());
-        else if (!stopped()) decoding.postMessage({ type: "ack" } satisfies ToDecoder);
+        // answered once this thread has looked at its other events: the worker has the next
+        // batch ready at once, and a port takes up to a thousand messages without a pause
+        // (a server's requests would wait seconds behind a sync's file)
+        else if (!stopped()) setImmediate(ack);
       };
       decoding.on("message", take);
     });
