@@ -422,6 +422,7 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
     const rss = { embedded: 0, postgres: 0 };
     // the slowest answer a probe saw during each sync (/openapi.json, and an account's state)
     const probed = { embedded: { first: 0, again: 0 }, postgres: { first: 0, again: 0 } };
+    const floors = []; // psql's COPY of the first sync's rows, each round
     for (let round = 0; round < rounds; round++) {
       for (const backend of ["postgres", "embedded"]) {
         const database =
@@ -440,6 +441,7 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
             probed[backend][pass] = Math.max(probed[backend][pass], slowest);
             seconds[backend][pass].push(sync.seconds);
             rss[backend] = Math.max(rss[backend], sync.rss);
+            if (database && pass === "first") floors.push(await copyFloor(database, sync.summary.idSync));
           }
         } finally {
           await server.stop();
@@ -462,7 +464,44 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
       line(
         `  ${"".padEnd(9)} slowest probe answer during the first sync ${probed[backend].first.toFixed(0)} ms, during the second ${probed[backend].again.toFixed(0)} ms (target ≤ 1000 ms: ${check(slowest <= 1000)})`,
       );
+      if (backend === "postgres") {
+        const floor = median(floors);
+        line(
+          `  ${"".padEnd(9)} the floor: psql's COPY of the same rows from files, a table a connection at once, into copies of the tables with their indexes: ${floor.toFixed(1)} s (the sync ${(s / floor).toFixed(2)}× that)`,
+        );
+      }
     }
+  }
+}
+
+/**
+ * The floor of a sync on PostgreSQL: the rows sync `syncId` loaded into `database`, written to
+ * files, then COPY'd by psql from those files into copies of the account tables (their indexes
+ * too), each table on its own connection at once, as the sync loads them; resolves to the
+ * seconds that took. The copies and the files are removed.
+ */
+async function copyFloor(database, syncId) {
+  const dir = mkdtempSync(join(tmpdir(), "syncfile-bench-floor-"));
+  const tables = ["account_users", "account_licenses", "account_license_users"];
+  const psql = (sql) =>
+    execFileSync("psql", [database, "-q", "-c", sql], { stdio: ["ignore", "ignore", "pipe"] });
+  try {
+    for (const table of tables) {
+      psql(`\\copy (SELECT * FROM ${table} WHERE sync_id = ${syncId}) TO '${join(dir, table)}'`);
+      psql(`CREATE TABLE floor_${table} (LIKE ${table} INCLUDING ALL)`);
+    }
+    const started = process.hrtime.bigint();
+    const copies = await Promise.all(
+      tables.map((table) =>
+        measureProgram("psql", [database, "-q", "-c", `\\copy floor_${table} FROM '${join(dir, table)}'`]),
+      ),
+    );
+    const failed = copies.find((copy) => copy.code !== 0);
+    if (failed) throw new Error(`psql's COPY failed (exit ${failed.code}): ${failed.stderr}`);
+    return Number(process.hrtime.bigint() - started) / 1e9;
+  } finally {
+    for (const table of tables) psql(`DROP TABLE IF EXISTS floor_${table}`);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
