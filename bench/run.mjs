@@ -10,6 +10,9 @@
 //   part postgres: the 1 GB JSON sync, then again into the same account (replacing its rows), on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
 //   postgres://postgres@127.0.0.1:5432/postgres: a database is created and dropped; skipped when none answers);
 //   BENCH_SYNC_MB=100 for a smaller file, BENCH_SYNC_ROUNDS=3 for more rounds (default 1: the embedded one takes minutes)
+//   BENCH_ONLY=scaling                  only when named: validate, convert (JSON → CSV) and a first sync on PostgreSQL
+//                                       (embedded when none answers) of JSON files of 0.1, 1 and 4 GB (BENCH_SCALE_MB=100,1000,4000),
+//                                       once each: time against size, peak memory against size (the 4 GB file takes minutes)
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -471,6 +474,49 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
         );
       }
     }
+  }
+}
+
+// ── scaling: validate, convert and a sync at 0.1, 1 and 4 GB (only when named: it takes long) ──
+if (ONLY?.includes("scaling")) {
+  const sizes = (process.env.BENCH_SCALE_MB ?? "100,1000,4000").split(",").map(Number);
+  const postgres = postgresForBench();
+  const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
+  line();
+  line(
+    `scaling: JSON files of ${sizes.map((m) => `${m} MB`).join(", ")}, once each; a first sync on ${postgres.reachable ? "PostgreSQL" : "the embedded backend"}`,
+  );
+  line(
+    `  ${"file".padEnd(26)} ${"validate".padEnd(30)} ${"convert → CSV".padEnd(30)} ${"sync (server peak)".padEnd(30)}`,
+  );
+  const cell = (seconds, bytes, rss) =>
+    `${seconds.toFixed(1).padStart(6)} s ${rate(bytes, seconds)} MB/s ${mb(rss)}`.padEnd(30);
+  try {
+    for (const megabytes of sizes) {
+      const data = await jsonData(megabytes);
+      const validate = await measureNode(CLI, ["validate", data.path]);
+      const convert = await measureNode(CLI, ["convert", data.path, join(out, "scaled.csv"), "--force"]);
+      rmSync(join(out, "scaled.csv"), { force: true });
+      for (const r of [validate, convert]) {
+        if (r.code !== 0) throw new Error(`benchmark run failed (exit ${r.code}): ${r.stderr}`);
+      }
+      const database = postgres.reachable ? postgres.create(`syncfile_bench_scale_${process.pid}`) : null;
+      if (database) process.env.SYNCFILE_DATABASE_URL = database;
+      const server = await startServe(CLI, root);
+      let sync;
+      try {
+        sync = await syncFile(server.url, server.pid, data.path);
+      } finally {
+        await server.stop();
+        delete process.env.SYNCFILE_DATABASE_URL;
+        if (database) postgres.drop(database);
+      }
+      line(
+        `  ${`${(data.bytes / 1e6).toFixed(0)} MB, ${(data.users / 1e6).toFixed(2)} M users`.padEnd(26)} ${cell(validate.seconds, data.bytes, validate.rss)} ${cell(convert.seconds, data.bytes, convert.rss)} ${cell(sync.seconds, data.bytes, sync.rss)}`,
+      );
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 }
 
