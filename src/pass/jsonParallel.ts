@@ -50,23 +50,30 @@ export async function jsonParallel(
     scanner = new JsonScanner(builder, options);
     const stopped = () => (scanner as JsonScanner).stopped || builder.stopped;
     let scanned = 0; // bytes of the text scanned
-    const ack = () => decoding.postMessage({ type: "ack" } satisfies ToDecoder);
     const report = new Promise<Report>((resolve) => {
       // the report is made once: batches still on their way after it are not looked at
+      let finished = false;
       const done = (stoppedHere: boolean, bytes: number) => {
-        decoding.off("message", take);
+        finished = true;
+        decoding.off("message", receive);
         resolve(core.end(stoppedHere, bytes));
       };
       // a failure here (the tap's write into a full disk) must fail the pass: thrown from an
       // event handler, it would end the process instead, with the temporary output left behind
       const take = (message: FromDecoder) => {
+        if (finished) return;
         try {
           handle(message);
         } catch (error) {
-          decoding.off("message", take);
+          finished = true;
+          decoding.off("message", receive);
           flow.fail(error as Error);
         }
       };
+      // each batch is taken in a turn of the event loop of its own: a port hands this thread up
+      // to a thousand messages in one go, and the worker has the next one ready at once (it is
+      // told as soon as a batch is taken), so a server's requests waited seconds behind a sync
+      const receive = (message: FromDecoder) => setImmediate(take, message);
       const handle = (message: FromDecoder) => {
         if (message.type === "end") {
           if (message.bytes > scanned) options.onProgress?.(message.bytes);
@@ -84,12 +91,9 @@ export async function jsonParallel(
         // reading stops at a fatal problem: what was read is reported, as in one thread
         if (stopped()) done(true, scanned);
         if (source.file === null) flow.acknowledged(stopped());
-        // answered once this thread has looked at its other events: the worker has the next
-        // batch ready at once, and a port takes up to a thousand messages without a pause
-        // (a server's requests would wait seconds behind a sync's file)
-        else if (!stopped()) setImmediate(ack);
+        else if (!stopped()) decoding.postMessage({ type: "ack" } satisfies ToDecoder);
       };
-      decoding.on("message", take);
+      decoding.on("message", receive);
     });
     if (source.file === null) await forward(source.chunks, decoding, flow);
     return await flow.or(report);
