@@ -181,6 +181,32 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       expect(result.report.stats.bytes).toBe(source.size);
     });
 
+    it("lets this thread's other events in between batches (a server answers while a sync reads its file)", async () => {
+      const path = join(dir, "turns.json");
+      writeFileSync(path, `{"users":[\n${users(200_000)}\n]}`);
+      // the turns of the event loop, counted each time this thread gets back to it
+      let turns = 0;
+      let ticking = true;
+      const tick = () => {
+        if (!ticking) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const takenIn: number[] = []; // the turn each batch was taken in
+      const onProgress = () => takenIn.push(turns);
+      const options = normalizeValidateOptions({ parallel: true, onProgress });
+      const result = await runPass(await fileSource(path), options, { workers });
+      ticking = false;
+      expect(result.threads).toBe("json-worker");
+      expect(takenIn.length).toBeGreaterThan(100);
+      // each batch is taken in a turn of its own, two at most on their way (a turn's edge may
+      // fall between two): taken in the port's own run of messages, one turn took 141 to 172
+      const inOneTurn = new Map<number, number>();
+      for (const turn of takenIn) inOneTurn.set(turn, (inOneTurn.get(turn) ?? 0) + 1);
+      expect(Math.max(...inOneTurn.values())).toBeLessThanOrEqual(4);
+    });
+
     it("matches one thread on generated and mutated documents, read in chunks of any size, the same records handed on", async () => {
       const path = join(dir, "generated.json");
       await fc.assert(
