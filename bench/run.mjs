@@ -428,12 +428,8 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
     const floors = []; // psql's COPY of the first sync's rows, each round
     for (let round = 0; round < rounds; round++) {
       for (const backend of ["postgres", "embedded"]) {
-        const database =
-          backend === "postgres" ? postgres.create(`syncfile_bench_${process.pid}_${round}`) : null;
-        if (database) process.env.SYNCFILE_DATABASE_URL = database;
-        else delete process.env.SYNCFILE_DATABASE_URL;
-        const server = await startServe(CLI, root);
-        try {
+        const database = backend === "postgres" ? `syncfile_bench_${process.pid}_${round}` : null;
+        await serving(postgres, database, async (server, databaseUrl) => {
           // the probe asks for an account the sync does not touch: what it waits for is the sync;
           // the second sync replaces the first's rows (their delete is what froze the embedded one)
           for (const pass of ["first", "again"]) {
@@ -444,13 +440,10 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
             probed[backend][pass] = Math.max(probed[backend][pass], slowest);
             seconds[backend][pass].push(sync.seconds);
             rss[backend] = Math.max(rss[backend], sync.rss);
-            if (database && pass === "first") floors.push(await copyFloor(database, sync.summary.idSync));
+            if (databaseUrl && pass === "first")
+              floors.push(await copyFloor(databaseUrl, sync.summary.idSync));
           }
-        } finally {
-          await server.stop();
-          delete process.env.SYNCFILE_DATABASE_URL;
-          if (database) postgres.drop(database);
-        }
+        });
       }
     }
     const targets = {
@@ -500,23 +493,35 @@ if (ONLY?.includes("scaling")) {
       for (const r of [validate, convert]) {
         if (r.code !== 0) throw new Error(`benchmark run failed (exit ${r.code}): ${r.stderr}`);
       }
-      const database = postgres.reachable ? postgres.create(`syncfile_bench_scale_${process.pid}`) : null;
-      if (database) process.env.SYNCFILE_DATABASE_URL = database;
-      const server = await startServe(CLI, root);
-      let sync;
-      try {
-        sync = await syncFile(server.url, server.pid, data.path);
-      } finally {
-        await server.stop();
-        delete process.env.SYNCFILE_DATABASE_URL;
-        if (database) postgres.drop(database);
-      }
+      const database = postgres.reachable ? `syncfile_bench_scale_${process.pid}` : null;
+      const sync = await serving(postgres, database, (server) => syncFile(server.url, server.pid, data.path));
       line(
         `  ${`${(data.bytes / 1e6).toFixed(0)} MB, ${(data.users / 1e6).toFixed(2)} M users`.padEnd(26)} ${cell(validate.seconds, data.bytes, validate.rss)} ${cell(convert.seconds, data.bytes, convert.rss)} ${cell(sync.seconds, data.bytes, sync.rss)}`,
       );
     }
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `work(server, databaseUrl)` against a `syncfile serve` of its own: on a new database named
+ * `database` of `postgres` (made here, and dropped after), or embedded when `database` is null.
+ */
+async function serving(postgres, database, work) {
+  const url = database ? postgres.create(database) : null;
+  if (url) process.env.SYNCFILE_DATABASE_URL = url;
+  else delete process.env.SYNCFILE_DATABASE_URL;
+  try {
+    const server = await startServe(CLI, root);
+    try {
+      return await work(server, url);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    delete process.env.SYNCFILE_DATABASE_URL;
+    if (url) postgres.drop(url);
   }
 }
 

@@ -42,15 +42,15 @@ export async function openEmbedded(dataDir: string, log?: DependencyLog): Promis
 class EmbeddedSyncsRepository extends SqlSyncsRepository {
   /** The rows of the sync under way (one at a time: the lock). */
   #underway: { syncId: number; rows: CopyTextRows } | null = null;
-  readonly #copies: Database;
+  readonly #database: Database; // the base class sees it as any SQL database
 
   constructor(db: Database) {
     super(db);
-    this.#copies = db;
+    this.#database = db;
   }
 
   override rows(syncId: number, currency: string): SyncRows {
-    const rows = new CopyTextRows(copyInPieces(this.#copies), syncId, currency);
+    const rows = new CopyTextRows(copyInPieces(this.#database), syncId, currency);
     this.#underway = { syncId, rows };
     return rows;
   }
