@@ -34,20 +34,27 @@ export async function* readChunks(path: string, chunkSize = READ_CHUNK): AsyncGe
 }
 
 /**
- * Yields the bytes of an open file from where it is to its end, as readChunks does; the file
- * stays open (whoever opened it closes it).
+ * Yields the bytes of an open file to its end, as readChunks does: from where the file is, or
+ * from the position `from` on (reads by position leave the file where it is). The file stays
+ * open (whoever opened it closes it).
  */
-export async function* chunksOf(file: ChunkReader, chunkSize = READ_CHUNK): AsyncGenerator<Uint8Array> {
+export async function* chunksOf(
+  file: ChunkReader,
+  chunkSize = READ_CHUNK,
+  from: number | null = null,
+): AsyncGenerator<Uint8Array> {
   const buffers = [Buffer.allocUnsafe(chunkSize), Buffer.allocUnsafe(chunkSize)];
   let current = 0;
-  let reading = file.read(buffers[0] as Buffer, 0, chunkSize, null);
+  let position = from;
+  let reading = file.read(buffers[0] as Buffer, 0, chunkSize, position);
   try {
     for (;;) {
       const { bytesRead } = await reading;
       if (bytesRead === 0) return;
       const chunk = (buffers[current] as Buffer).subarray(0, bytesRead);
       current ^= 1;
-      reading = file.read(buffers[current] as Buffer, 0, chunkSize, null);
+      if (position !== null) position += bytesRead;
+      reading = file.read(buffers[current] as Buffer, 0, chunkSize, position);
       yield chunk;
     }
   } finally {

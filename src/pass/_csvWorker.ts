@@ -1,14 +1,17 @@
-// The parsing thread of a parallel CSV pass: parses the bytes the reading thread forwards,
-// as one continuing parse, and sends back one batch of raw records per chunk, in order. It
-// also matches the records to the header, as the reading thread does, to number each row's
-// user (the users' emails are kept here), which it sends along. See csvParallel.ts.
+// The parsing thread of a parallel CSV pass: parses the bytes of the file, which it reads
+// itself from where the reading thread's start of the file ended (through the descriptor that
+// thread opened), or which the reading thread forwards from a stream, as one continuing parse,
+// and sends back one batch of raw records per chunk, in order. It also matches the records to
+// the header, as the reading thread does, to number each row's user (the users' emails are kept
+// here), which it sends along. See csvParallel.ts.
 
 import { parentPort, workerData } from "node:worker_threads";
+import { chunksOf, fdReader } from "../bytes/readChunks.js";
 import type { ParseFailure, RawRecordSink } from "../csv/CsvParser.js";
 import { CsvParser, type CsvParserOptions } from "../csv/CsvParser.js";
 import { CsvRows } from "../csv/CsvRows.js";
 import type { CsvReaderLimits } from "../csv/CsvSink.js";
-import { RowBatchWriter } from "../csv/RowBatch.js";
+import { type RowBatch, RowBatchWriter } from "../csv/RowBatch.js";
 import { RowUsers } from "../csv/RowUsers.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
@@ -25,8 +28,36 @@ export interface CheckedLicenseUsers {
   licenseUsers: (CollectedFindings | undefined)[] | null;
 }
 
+/**
+ * A batch, and how far the file has been read when this thread reads it: the bytes read up to
+ * the batch's end, and whether the batch is the last (the file's end).
+ */
+export type CsvWorkerBatch = RowBatch & { read?: number; last?: boolean };
+
+/**
+ * The file this thread reads itself. `control` is two Int32s both threads share: the batches
+ * sent and not yet replayed (the reading thread takes one off each time, and notifies), and a
+ * flag the reading thread sets when reading is to stop (a fatal problem, or the pass ends).
+ */
+export interface CsvWorkerFile {
+  /** The descriptor of the open file (the reading thread closes it once this thread has ended). */
+  fd: number;
+  /** The start of the file, which the reading thread read (up to `from`): parsed first. */
+  start: Uint8Array;
+  /** Where to read from. */
+  from: number;
+  control: SharedArrayBuffer;
+  /** The size of the chunks the file is read in (tests make it small). */
+  chunkSize: number | undefined;
+}
+
+/** Batches sent and not yet replayed, at most, when this thread reads the file. */
+export const BATCHES_IN_FLIGHT = 16;
+
 /** What the worker is started with. */
 export interface CsvWorkerData {
+  /** The file to read, or null: the reading thread forwards the bytes. */
+  file: CsvWorkerFile | null;
   options: CsvParserOptions;
   limits: CsvReaderLimits;
   /**
@@ -36,7 +67,7 @@ export interface CsvWorkerData {
   licenseUsers: { limits: CollectorOptions; asRowsCome: number; all: boolean } | null;
 }
 
-const { options, limits, licenseUsers } = workerData as CsvWorkerData;
+const { file, options, limits, licenseUsers } = workerData as CsvWorkerData;
 const main = parentPort;
 if (!main) throw new Error("csv-worker runs only as a worker thread");
 
@@ -57,30 +88,75 @@ const both: RawRecordSink = {
 };
 const parser = new CsvParser(both, options);
 
+/**
+ * Parses `bytes` (the last when `close`) and sends their batch, with how far the file has been
+ * read when this thread reads it; after the last, the license users' findings when asked.
+ */
+function step(bytes: Uint8Array, close: boolean, read?: number): void {
+  parser.push(bytes);
+  if (close) parser.end();
+  if (users.gaveUp && checks) {
+    checks.dispose();
+    checks = null; // what it holds can go
+  }
+  const batch: CsvWorkerBatch = writer.take();
+  if (read !== undefined) {
+    batch.read = read;
+    batch.last = close;
+  }
+  // a RowBatch, its arrays moved, not copied
+  main?.postMessage(batch, [
+    batch.ends.buffer as ArrayBuffer,
+    batch.records.buffer as ArrayBuffer,
+    batch.users.buffer as ArrayBuffer,
+  ]);
+  if (!close) return;
+  if (licenseUsers) {
+    const checking = checks;
+    if (checking) users.checkLicenseUsers((record) => checking.check(record));
+    main?.postMessage({ licenseUsers: checking?.end() ?? null } satisfies CheckedLicenseUsers);
+  }
+  users.dispose();
+}
+
+/**
+ * Parses the start of the file, then reads it from `from` on, a batch a chunk, no further ahead than BATCHES_IN_FLIGHT batches
+ * the reading thread has not replayed, until its end or until the reading thread says to stop.
+ */
+async function readFile({ fd, start, from, control, chunkSize }: CsvWorkerFile): Promise<void> {
+  const shared = new Int32Array(control);
+  const stopped = () => Atomics.load(shared, 1) !== 0;
+  let read = from;
+  Atomics.add(shared, 0, 1);
+  step(start, false, read);
+  for await (const chunk of chunksOf(fdReader(fd), chunkSize, from)) {
+    if (stopped()) return;
+    read += chunk.length;
+    Atomics.add(shared, 0, 1);
+    step(chunk, false, read);
+    for (let n = Atomics.load(shared, 0); n >= BATCHES_IN_FLIGHT && !stopped(); n = Atomics.load(shared, 0)) {
+      Atomics.wait(shared, 0, n, 1000);
+    }
+  }
+  if (stopped()) return;
+  Atomics.add(shared, 0, 1);
+  step(new Uint8Array(0), true, read);
+}
+
 main.on("message", (message: CsvWorkerMessage) => {
   if ("dispose" in message) {
     users.dispose();
     checks?.dispose();
     process.exit(0);
   }
-  parser.push(message.bytes);
-  if (message.close) parser.end();
-  if (users.gaveUp && checks) {
-    checks.dispose();
-    checks = null; // what it holds can go
-  }
-  const batch = writer.take();
-  // a RowBatch, its arrays moved, not copied
-  main.postMessage(batch, [
-    batch.ends.buffer as ArrayBuffer,
-    batch.records.buffer as ArrayBuffer,
-    batch.users.buffer as ArrayBuffer,
-  ]);
-  if (!message.close) return;
-  if (licenseUsers) {
-    const checking = checks;
-    if (checking) users.checkLicenseUsers((record) => checking.check(record));
-    main.postMessage({ licenseUsers: checking?.end() ?? null } satisfies CheckedLicenseUsers);
-  }
-  users.dispose();
+  step(message.bytes, message.close);
 });
+
+if (file) {
+  // a failure to read ends the worker with it, which fails the pass in the reading thread
+  readFile(file).catch((error: unknown) => {
+    setImmediate(() => {
+      throw error;
+    });
+  });
+}

@@ -1,7 +1,8 @@
 // CSV parsed on a worker thread (CsvParser: the fast path, csv-parse past the first irregular
-// record). The calling thread reads the file and forwards its bytes; the worker parses them
-// (strict UTF-8) and numbers each row's user (the users' emails are kept there), and sends
-// back raw records and users in batches. The calling thread keeps the start of the file
+// record). The calling thread reads the start of the file, up to the header's end; the worker
+// reads the rest of a regular file itself, through the descriptor this thread opened (a
+// stream's bytes this thread forwards), parses them (strict UTF-8) and numbers each row's user
+// (the users' emails are kept there), and sends back raw records and users in batches. The calling thread keeps the start of the file
 // (CsvStart) and replays the records into CsvRows (header, rows, findings), then assembles
 // (BatchUsers: the users numbered by the worker), checks and writes. When only a report is
 // wanted, the worker also checks the users of every other license (this thread the rest), the
@@ -11,16 +12,24 @@
 // Two cores are what this machine class has: a second parsing thread only fights the calling
 // one for a core.
 
+import type { FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { CsvRows } from "../csv/CsvRows.js";
 import type { CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
 import { CsvStart } from "../csv/CsvStart.js";
-import { type BatchUsers, type RowBatch, replayRows } from "../csv/RowBatch.js";
+import { type BatchUsers, replayRows } from "../csv/RowBatch.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
-import type { CheckedLicenseUsers, CsvWorkerData, CsvWorkerMessage } from "./_csvWorker.js";
+import type {
+  CheckedLicenseUsers,
+  CsvWorkerBatch,
+  CsvWorkerData,
+  CsvWorkerFile,
+  CsvWorkerMessage,
+} from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 import { WORKER_SCRIPTS } from "./_workers.js";
 
+/** A stream's chunks sent to the worker and not yet replayed here, at most. */
 const MAX_CHUNKS_IN_FLIGHT = 16;
 /**
  * The worker's young generation (MB): room for the short-lived strings of csv-parse and the
@@ -40,15 +49,17 @@ export interface CsvReadResult {
 }
 
 /**
- * Reads the CSV in `chunks` into `sink`, as CsvReader does, with its parser on a worker thread
- * (the start of the file and the rows stay here). `users` answers the sink's assembler which
+ * Reads the CSV in `source` into `sink`, as CsvReader does, with its parser on a worker thread
+ * (the start of the file and the rows stay here): the worker reads the rest of `source.file`,
+ * when it is an open regular file, or else is sent `source.chunks`; the chunks are read here
+ * up to the header's end either way, from where the file is. `users` answers the sink's assembler which
  * user each row is of, as the worker numbers them. `licenseUsers`: when the worker is to check
  * the users of its licenses (checkedByParser, or `all` of them), the report's limits, how many
  * as their rows come, and what checks this thread's kept ones meanwhile. Chunks may be reused
  * by the source after each step.
  */
 export async function csvParallel(
-  chunks: AsyncIterable<Uint8Array>,
+  source: { chunks: AsyncIterable<Uint8Array>; file: FileHandle | null },
   sink: CsvSink,
   users: BatchUsers,
   limits: CsvReaderLimits,
@@ -60,13 +71,14 @@ export async function csvParallel(
     all: boolean;
     checkHere: () => void;
   } | null = null,
+  chunkSize?: number,
 ): Promise<CsvReadResult> {
   const start = new CsvStart((code, details) => sink.finding(code, details), limits.maxRecordBytes);
   let rows: CsvRows | null = null;
   const stopped = () => start.stopped || (rows?.stopped ?? false);
   let bytes = 0;
   let worker: Worker | null = null;
-  let flow: Flow | null = null;
+  let flow = null as Flow | null; // set by begin(), which the compiler does not follow
   let sent = 0;
   let replayed = 0;
   let finish: () => void = () => {};
@@ -74,12 +86,23 @@ export async function csvParallel(
     finish = resolve;
   });
   let last = false;
+  /** Who reads the rest of the file: this thread, or the worker (a regular file's). */
+  let reading = "here" as "here" | "worker";
+  // when the worker reads the file: the batches it sent and this thread has not replayed yet,
+  // and whether it is to stop reading (see _csvWorker.ts)
+  const control = source.file ? new SharedArrayBuffer(8) : null;
+  const shared = control ? new Int32Array(control) : null;
+  const stopReading = () => {
+    if (!shared) return;
+    Atomics.store(shared, 1, 1);
+    Atomics.notify(shared, 0);
+  };
   let checked: (value: CheckedLicenseUsers) => void = () => {};
   const licenseUsersChecked = new Promise<CheckedLicenseUsers>((resolve) => {
     checked = resolve;
   });
 
-  const received = (message: RowBatch | CheckedLicenseUsers) => {
+  const received = (message: CsvWorkerBatch | CheckedLicenseUsers) => {
     if ("licenseUsers" in message) {
       checked(message);
       return;
@@ -89,7 +112,18 @@ export async function csvParallel(
     try {
       if (rows && !rows.stopped) replayRows(batch, rows, users);
     } catch (error) {
+      stopReading();
       flow?.fail(error as Error);
+      return;
+    }
+    if (batch.read !== undefined && shared) {
+      // the worker reads the file: it is told that the batch is replayed, or to stop
+      bytes = batch.read;
+      if (!stopped()) onProgress?.(bytes);
+      Atomics.sub(shared, 0, 1);
+      if (stopped()) stopReading();
+      else Atomics.notify(shared, 0);
+      if (stopped() || batch.last) finish();
       return;
     }
     flow?.acknowledged(stopped());
@@ -107,8 +141,14 @@ export async function csvParallel(
     const body = start.push(chunk, end);
     if (body === null) return;
     rows = new CsvRows(sink, limits, body.options.delimiter);
+    // the worker reads the rest of a regular file itself, from where this thread stopped
+    const file: CsvWorkerFile | null =
+      source.file && control && !end
+        ? { fd: source.file.fd, start: new Uint8Array(body.bytes), from: bytes, control, chunkSize }
+        : null;
     worker = new Worker(new URL(WORKER_SCRIPTS.csv, workers), {
       workerData: {
+        file,
         options: body.options,
         limits: {
           maxRecordBytes: limits.maxRecordBytes,
@@ -125,35 +165,41 @@ export async function csvParallel(
     });
     flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
     worker.on("message", received);
-    send(new Uint8Array(body.bytes), end);
+    if (file) reading = "worker";
+    else send(new Uint8Array(body.bytes), end);
   };
 
   try {
-    for await (const chunk of chunks) {
+    for await (const chunk of source.chunks) {
       bytes += chunk.length;
       onProgress?.(bytes);
       // the source reuses its buffer: the worker gets a copy
       if (worker) send(new Uint8Array(chunk), false);
       else begin(chunk, false);
-      if (flow) await (flow as Flow).room();
+      if (reading === "worker" || stopped()) break;
+      if (flow) await flow.room();
       if (stopped()) break;
     }
-    if (!stopped()) {
-      if (worker) send(new Uint8Array(0), true);
-      else begin(new Uint8Array(0), true);
+    if (reading === "worker") {
+      if (flow && !stopped()) await flow.or(done);
+    } else {
+      if (!stopped()) {
+        if (worker) send(new Uint8Array(0), true);
+        else begin(new Uint8Array(0), true);
+      }
+      last = true;
+      if (flow && replayed < sent && !stopped()) await flow.or(done);
     }
-    last = true;
-    if (flow && replayed < sent && !stopped()) await (flow as Flow).or(done);
     (rows as CsvRows | null)?.finish();
     // the worker checks its license users after its last batch (an empty file's never started it)
-    const started = flow as Flow | null;
     let found: CsvReadResult["licenseUsers"] = null;
-    if (licenseUsers && started && !stopped()) {
+    if (licenseUsers && flow && !stopped()) {
       licenseUsers.checkHere();
-      found = (await started.or(licenseUsersChecked)).licenseUsers;
+      found = (await flow.or(licenseUsersChecked)).licenseUsers;
     }
     return { bytes, stopped: stopped(), licenseUsers: found };
   } finally {
+    stopReading();
     if (worker) await closeWorker(worker);
   }
 }

@@ -40,7 +40,7 @@ export interface PassOptions {
   workers?: URL;
   /** How many license users of a CSV file each thread checks as their rows come (tests make it small). */
   asRowsCome?: number;
-  /** The size of the chunks a JSON file is read in on a worker (tests make it small). */
+  /** The size of the chunks a JSON or CSV file is read in on a worker (tests make it small). */
   chunkSize?: number;
 }
 
@@ -118,13 +118,14 @@ async function passOver(
     };
     try {
       const read = await csvParallel(
-        source.chunks,
+        source,
         assembler,
         users,
         options,
         options.onProgress,
         workers,
         split,
+        pass.chunkSize,
       );
       if (all && read.licenseUsers === null) assembler.end(read.stopped);
       else

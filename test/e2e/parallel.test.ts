@@ -358,4 +358,73 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     expect(report.findings.map((f) => f.code)).toEqual(["csv.record.size"]);
     expect(report.stats.bytes).toBeLessThan(5_000_000);
   });
+
+  describe("a CSV file, read by the parsing thread", () => {
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-parallel-csv-"));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => `user${i}@example.com,User ${i},active\n`).join("");
+
+    it("reads the file past its header there: this thread takes only the start, and hears how far it got", async () => {
+      const path = join(dir, "many.csv");
+      writeFileSync(path, `email,firstName,status\n${rows(60_000)}`);
+      const opened = await fileSource(path);
+      // the chunks this thread takes, counted: the header's, and no more
+      let taken = 0;
+      async function* counted(): AsyncGenerator<Uint8Array> {
+        for await (const chunk of opened.chunks) {
+          taken++;
+          yield chunk;
+        }
+      }
+      const told: number[] = [];
+      const onProgress = (bytes: number) => told.push(bytes);
+      const options = normalizeValidateOptions({ parallel: true, format: "csv", onProgress });
+      const result = await runPass({ ...opened, chunks: counted() }, options, { workers, chunkSize: 4096 });
+      expect(result.threads).toBe("csv-worker");
+      expect(result.report.valid).toBe(true);
+      expect(result.report.stats.users).toBe(60_000);
+      expect(taken).toBe(1);
+      expect(told.length).toBeGreaterThan(2);
+      expect(told).toEqual([...told].sort((a, b) => a - b));
+      expect(told.at(-1)).toBe(opened.size);
+      expect(result.report.stats.bytes).toBe(opened.size);
+    });
+
+    it("matches one thread on generated CSV, broken or not, read in chunks of any size, the same records handed on", async () => {
+      const path = join(dir, "generated.csv");
+      await fc.assert(
+        fc.asyncProperty(csvSpecArb, fc.integer({ min: 1, max: 300 }), async (spec, chunkSize) => {
+          writeFileSync(path, await csvBytes(spec));
+          const handedOn: unknown[][] = [[], []];
+          const tap = (k: number) => (record: library.DataRecord) =>
+            handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
+          const options = (parallel: boolean) =>
+            normalizeValidateOptions({ parallel, format: "csv", maxErrors: 50 });
+          const result = await runPass(await fileSource(path), options(true), {
+            workers,
+            chunkSize,
+            tap: tap(0),
+          });
+          expect(result.threads).toBe("csv-worker");
+          const one = await runPass(await fileSource(path), options(false), { tap: tap(1) });
+          expect(one.threads).toBe("one");
+          expect(comparable(result.report)).toEqual(comparable(one.report));
+          expect(handedOn[0]).toEqual(handedOn[1]);
+        }),
+        { numRuns: 40 },
+      );
+    });
+
+    it("stops reading soon after a broken quote early in a large file", async () => {
+      const path = join(dir, "broken.csv");
+      writeFileSync(path, `email,firstName\na@b.co,"Ada\n${"c@d.co,Cy\n".repeat(800_000)}`);
+      const report = await passOn("csv-worker", await fileSource(path), {
+        format: "csv",
+        maxRecordBytes: 1000,
+      });
+      expect(report.findings.map((f) => f.code)).toEqual(["csv.record.size"]);
+      expect(report.stats.bytes).toBeLessThan(5_000_000);
+    });
+  });
 });
