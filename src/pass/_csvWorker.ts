@@ -5,7 +5,7 @@
 // the header, as the reading thread does, to number each row's user (the users' emails are kept
 // here), which it sends along. See csvParallel.ts.
 
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { chunksOf, fdReader } from "../bytes/readChunks.js";
 import type { ParseFailure, RawRecordSink } from "../csv/CsvParser.js";
 import { CsvParser, type CsvParserOptions } from "../csv/CsvParser.js";
@@ -52,7 +52,7 @@ export interface CsvWorkerFile {
 }
 
 /** Batches sent and not yet replayed, at most, when this thread reads the file. */
-export const BATCHES_IN_FLIGHT = 16;
+const BATCHES_IN_FLIGHT = 16;
 
 /** What the worker is started with. */
 export interface CsvWorkerData {
@@ -68,8 +68,8 @@ export interface CsvWorkerData {
 }
 
 const { file, options, limits, licenseUsers } = workerData as CsvWorkerData;
-const main = parentPort;
-if (!main) throw new Error("csv-worker runs only as a worker thread");
+if (!parentPort) throw new Error("csv-worker runs only as a worker thread");
+const main: MessagePort = parentPort;
 
 const writer = new RowBatchWriter();
 let checks = licenseUsers ? new LicenseUserChecks(licenseUsers.limits, licenseUsers.asRowsCome) : null;
@@ -105,7 +105,7 @@ function step(bytes: Uint8Array, close: boolean, read?: number): void {
     batch.last = close;
   }
   // a RowBatch, its arrays moved, not copied
-  main?.postMessage(batch, [
+  main.postMessage(batch, [
     batch.ends.buffer as ArrayBuffer,
     batch.records.buffer as ArrayBuffer,
     batch.users.buffer as ArrayBuffer,
@@ -114,14 +114,15 @@ function step(bytes: Uint8Array, close: boolean, read?: number): void {
   if (licenseUsers) {
     const checking = checks;
     if (checking) users.checkLicenseUsers((record) => checking.check(record));
-    main?.postMessage({ licenseUsers: checking?.end() ?? null } satisfies CheckedLicenseUsers);
+    main.postMessage({ licenseUsers: checking?.end() ?? null } satisfies CheckedLicenseUsers);
   }
   users.dispose();
 }
 
 /**
- * Parses the start of the file, then reads it from `from` on, a batch a chunk, no further ahead than BATCHES_IN_FLIGHT batches
- * the reading thread has not replayed, until its end or until the reading thread says to stop.
+ * Parses the start of the file, then reads it from `from` on, a batch a chunk, no further
+ * ahead than BATCHES_IN_FLIGHT batches the reading thread has not replayed, until its end or
+ * until the reading thread says to stop.
  */
 async function readFile({ fd, start, from, control, chunkSize }: CsvWorkerFile): Promise<void> {
   const shared = new Int32Array(control);
