@@ -10,7 +10,7 @@ const MAXRSS = fileURLToPath(new URL("./_maxrss.mjs", import.meta.url));
 
 /**
  * Runs `node [--import _maxrss.mjs] script ...args`; resolves to {seconds, rss (bytes), cpu
- * (seconds, every thread), code, stderr}, read from process.resourceUsage() at exit.
+ * (seconds, every thread), code, stderr}, written by _maxrss.mjs at its exit.
  */
 export async function measureNode(script, args, { cwd } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "syncfile-bench-"));
