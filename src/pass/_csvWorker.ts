@@ -52,7 +52,7 @@ export interface CsvWorkerFile {
 }
 
 /** Batches sent and not yet replayed, at most, when this thread reads the file. */
-const BATCHES_IN_FLIGHT = 16;
+const BATCHES_IN_FLIGHT = 8;
 
 /** What the worker is started with. */
 export interface CsvWorkerData {

@@ -95,31 +95,42 @@ export async function csvParallel(
   const stopReading = () => {
     if (!shared) return;
     Atomics.store(shared, 1, 1);
+    // the count changes too: a wait about to begin on the count it saw returns at once
+    Atomics.store(shared, 0, -1);
     Atomics.notify(shared, 0);
+  };
+  // how far reading got, told once for each new length (the worker's first batch is of the
+  // start this thread read and told already)
+  let told = -1;
+  const progress = (read: number) => {
+    if (read <= told) return;
+    told = read;
+    onProgress?.(read);
   };
   let checked: (value: CheckedLicenseUsers) => void = () => {};
   const licenseUsersChecked = new Promise<CheckedLicenseUsers>((resolve) => {
     checked = resolve;
   });
 
-  const received = (message: CsvWorkerBatch | CheckedLicenseUsers) => {
-    if ("licenseUsers" in message) {
-      checked(message);
-      return;
-    }
-    const batch = message;
+  let failed = false;
+  const replay = (batch: CsvWorkerBatch) => {
+    if (failed) return;
     replayed++;
     try {
       if (rows && !rows.stopped) replayRows(batch, rows, users);
+      if (batch.read !== undefined) {
+        bytes = batch.read;
+        if (!stopped()) progress(bytes);
+      }
     } catch (error) {
+      // a failure here (the tap's write into a full disk) fails the pass
+      failed = true;
       stopReading();
       flow?.fail(error as Error);
       return;
     }
     if (batch.read !== undefined && shared) {
       // the worker reads the file: it is told that the batch is replayed, or to stop
-      bytes = batch.read;
-      if (!stopped()) onProgress?.(bytes);
       Atomics.sub(shared, 0, 1);
       if (stopped()) stopReading();
       else Atomics.notify(shared, 0);
@@ -128,6 +139,19 @@ export async function csvParallel(
     }
     flow?.acknowledged(stopped());
     if (last && replayed === sent) finish();
+  };
+  // the batches of the worker's own reading are taken one a turn of the event loop: it has the
+  // next one ready as soon as one is counted off, a port hands this thread all that wait in one
+  // go, and so do immediates queued at once (a server's requests would wait behind a sync)
+  const waiting: CsvWorkerBatch[] = [];
+  const takeOne = () => {
+    replay(waiting.shift() as CsvWorkerBatch);
+    if (waiting.length > 0) setImmediate(takeOne);
+  };
+  const received = (message: CsvWorkerBatch | CheckedLicenseUsers) => {
+    if ("licenseUsers" in message) checked(message);
+    else if (message.read === undefined) replay(message);
+    else if (waiting.push(message) === 1) setImmediate(takeOne);
   };
   const send = (bytes: Uint8Array, close: boolean) => {
     sent++;
@@ -172,7 +196,7 @@ export async function csvParallel(
   try {
     for await (const chunk of source.chunks) {
       bytes += chunk.length;
-      onProgress?.(bytes);
+      progress(bytes);
       // the source reuses its buffer: the worker gets a copy
       if (worker) send(new Uint8Array(chunk), false);
       else begin(chunk, false);

@@ -5,12 +5,14 @@
 // itself.
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ByteSource } from "../../src/bytes/byteSource.js";
+import { chunksOf } from "../../src/bytes/readChunks.js";
 import { AsReadRouter } from "../../src/convert/RecordRouter.js";
 import * as library from "../../src/index.js";
 import { formatOf, normalizeValidateOptions, type ValidateOptions } from "../../src/pass/options.js";
@@ -391,29 +393,64 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       expect(result.report.stats.bytes).toBe(opened.size);
     });
 
-    it("matches one thread on generated CSV, broken or not, read in chunks of any size, the same records handed on", async () => {
+    it("matches one thread on generated CSV, broken or not, its start read here and the rest there in chunks of any size, the same records handed on", async () => {
       const path = join(dir, "generated.csv");
       await fc.assert(
-        fc.asyncProperty(csvSpecArb, fc.integer({ min: 1, max: 300 }), async (spec, chunkSize) => {
-          writeFileSync(path, await csvBytes(spec));
-          const handedOn: unknown[][] = [[], []];
-          const tap = (k: number) => (record: library.DataRecord) =>
-            handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
-          const options = (parallel: boolean) =>
-            normalizeValidateOptions({ parallel, format: "csv", maxErrors: 50 });
-          const result = await runPass(await fileSource(path), options(true), {
-            workers,
-            chunkSize,
-            tap: tap(0),
-          });
-          expect(result.threads).toBe("csv-worker");
-          const one = await runPass(await fileSource(path), options(false), { tap: tap(1) });
-          expect(one.threads).toBe("one");
-          expect(comparable(result.report)).toEqual(comparable(one.report));
-          expect(handedOn[0]).toEqual(handedOn[1]);
-        }),
-        { numRuns: 40 },
+        fc.asyncProperty(
+          csvSpecArb,
+          fc.integer({ min: 1, max: 300 }),
+          fc.integer({ min: 1, max: 300 }),
+          async (spec, headChunk, chunkSize) => {
+            writeFileSync(path, await csvBytes(spec));
+            const handedOn: unknown[][] = [[], []];
+            const tap = (k: number) => (record: library.DataRecord) =>
+              handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
+            const options = (parallel: boolean) =>
+              normalizeValidateOptions({ parallel, format: "csv", maxErrors: 50 });
+            // this thread reads the start in chunks of `headChunk`: the worker takes over anywhere
+            const opened = await fileSource(path);
+            const chunks = chunksOf(opened.file as FileHandle, headChunk);
+            const result = await runPass({ ...opened, chunks }, options(true), {
+              workers,
+              chunkSize,
+              tap: tap(0),
+            });
+            expect(result.threads).toBe("csv-worker");
+            const one = await runPass(await fileSource(path), options(false), { tap: tap(1) });
+            expect(one.threads).toBe("one");
+            expect(comparable(result.report)).toEqual(comparable(one.report));
+            expect(handedOn[0]).toEqual(handedOn[1]);
+          },
+        ),
+        { numRuns: 60 },
       );
+    });
+
+    it("lets this thread's other events in between batches (a server answers while a sync reads its file)", async () => {
+      const path = join(dir, "turns.csv");
+      writeFileSync(path, `email,firstName,status\n${rows(100_000)}`);
+      // the turns of the event loop, counted each time this thread gets back to it
+      let turns = 0;
+      let ticking = true;
+      const tick = () => {
+        if (!ticking) return;
+        turns++;
+        setImmediate(tick);
+      };
+      setImmediate(tick);
+      const takenIn: number[] = []; // the turn each batch was taken in
+      const onProgress = () => takenIn.push(turns);
+      const options = normalizeValidateOptions({ parallel: true, format: "csv", onProgress });
+      const result = await runPass(await fileSource(path), options, { workers, chunkSize: 16_384 });
+      ticking = false;
+      expect(result.threads).toBe("csv-worker");
+      expect(result.report.stats.users).toBe(100_000);
+      expect(takenIn.length).toBeGreaterThan(100);
+      // each batch is taken in a turn of its own (a turn's edge may fall between two): taken as
+      // the port hands them on, a turn took the sixteen batches in flight, and more
+      const inOneTurn = new Map<number, number>();
+      for (const turn of takenIn) inOneTurn.set(turn, (inOneTurn.get(turn) ?? 0) + 1);
+      expect(Math.max(...inOneTurn.values())).toBeLessThanOrEqual(4);
     });
 
     it("stops reading soon after a broken quote early in a large file", async () => {
