@@ -16,6 +16,7 @@ import { RowUsers } from "../csv/RowUsers.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
 import { LicenseUserChecks } from "./_licenseUserChecks.js";
+import { SharedFlight } from "./_sharedFlight.js";
 
 /** The next bytes of the file, and whether they are the last; or the end of the pass. */
 export type CsvWorkerMessage = { bytes: Uint8Array; close: boolean } | { dispose: true };
@@ -35,9 +36,9 @@ export interface CheckedLicenseUsers {
 export type CsvWorkerBatch = RowBatch & { read?: number; last?: boolean };
 
 /**
- * The file this thread reads itself. `control` is two Int32s both threads share: the batches
- * sent and not yet replayed (the reading thread takes one off each time, and notifies), and a
- * flag the reading thread sets when reading is to stop (a fatal problem, or the pass ends).
+ * The file this thread reads itself. `flight` is the memory of a SharedFlight: the batches sent
+ * and not yet replayed, and whether the reading thread said to stop (a fatal problem, or the
+ * pass ends).
  */
 export interface CsvWorkerFile {
   /** The descriptor of the open file (the reading thread closes it once this thread has ended). */
@@ -46,7 +47,7 @@ export interface CsvWorkerFile {
   start: Uint8Array;
   /** Where to read from. */
   from: number;
-  control: SharedArrayBuffer;
+  flight: SharedArrayBuffer;
   /** The size of the chunks the file is read in (tests make it small). */
   chunkSize: number | undefined;
 }
@@ -124,23 +125,20 @@ function step(bytes: Uint8Array, close: boolean, read?: number): void {
  * ahead than BATCHES_IN_FLIGHT batches the reading thread has not replayed, until its end or
  * until the reading thread says to stop.
  */
-async function readFile({ fd, start, from, control, chunkSize }: CsvWorkerFile): Promise<void> {
-  const shared = new Int32Array(control);
-  const stopped = () => Atomics.load(shared, 1) !== 0;
+async function readFile({ fd, start, from, flight: memory, chunkSize }: CsvWorkerFile): Promise<void> {
+  const flight = new SharedFlight(memory);
   let read = from;
-  Atomics.add(shared, 0, 1);
+  flight.sent();
   step(start, false, read);
   for await (const chunk of chunksOf(fdReader(fd), chunkSize, from)) {
-    if (stopped()) return;
+    if (flight.stopped) return;
     read += chunk.length;
-    Atomics.add(shared, 0, 1);
+    flight.sent();
     step(chunk, false, read);
-    for (let n = Atomics.load(shared, 0); n >= BATCHES_IN_FLIGHT && !stopped(); n = Atomics.load(shared, 0)) {
-      Atomics.wait(shared, 0, n, 1000);
-    }
+    flight.waitForRoom(BATCHES_IN_FLIGHT);
   }
-  if (stopped()) return;
-  Atomics.add(shared, 0, 1);
+  if (flight.stopped) return;
+  flight.sent();
   step(new Uint8Array(0), true, read);
 }
 

@@ -11,6 +11,7 @@ import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
 import { readWorkbookSheet, type WorkbookSheetSink } from "../xlsx/readWorkbookSheet.js";
 import { type SheetRowBatch, SheetRowBatchWriter } from "../xlsx/SheetRowBatch.js";
+import { SharedFlight } from "./_sharedFlight.js";
 
 /** What the main thread gives this one. */
 export interface XlsxWorkerData {
@@ -19,7 +20,7 @@ export interface XlsxWorkerData {
   size: number;
   maxRecordBytes: number;
   sheet: string | null;
-  /** One Int32: the batches sent and not yet replayed; the main thread takes one off each time. */
+  /** The memory of a SharedFlight: the batches sent and not yet replayed. */
   inFlight: SharedArrayBuffer;
 }
 
@@ -40,13 +41,13 @@ if (!main) throw new Error("xlsx-worker runs only as a worker thread");
 // keeps this thread alive until then
 main.on("message", () => {});
 
-const flight = new Int32Array(inFlight);
+const flight = new SharedFlight(inFlight);
 const batches = new SheetRowBatchWriter();
 const send = (message: FromXlsxWorker) => main.postMessage(message);
 const flush = () => {
   if (batches.empty) return;
   const batch = batches.take();
-  Atomics.add(flight, 0, 1);
+  flight.sent();
   main.postMessage({ type: "rows", ...batch } satisfies FromXlsxWorker, [
     batch.ends.buffer as ArrayBuffer,
     batch.rows.buffer as ArrayBuffer,
@@ -67,9 +68,7 @@ const sink: WorkbookSheetSink = {
     flush();
     // waited for here, in the middle of a piece of the sheet: a piece of 256 KB may hold rows of
     // megabytes each (one large shared string used again and again), and no more may wait
-    for (let n = Atomics.load(flight, 0); n >= IN_FLIGHT; n = Atomics.load(flight, 0)) {
-      Atomics.wait(flight, 0, n, 1000);
-    }
+    flight.waitForRoom(IN_FLIGHT);
   },
   tooLarge: (number, column, what) => batches.tooLarge(number, column, what),
 };

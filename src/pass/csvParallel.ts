@@ -2,8 +2,8 @@
 // record). The calling thread reads the start of the file, up to the header's end; the worker
 // reads the rest of a regular file itself, through the descriptor this thread opened (a
 // stream's bytes this thread forwards), parses them (strict UTF-8) and numbers each row's user
-// (the users' emails are kept there), and sends back raw records and users in batches. The calling thread keeps the start of the file
-// (CsvStart) and replays the records into CsvRows (header, rows, findings), then assembles
+// (the users' emails are kept there), and sends back raw records and users in batches. The
+// calling thread keeps the start of the file (CsvStart) and replays the records into CsvRows (header, rows, findings), then assembles
 // (BatchUsers: the users numbered by the worker), checks and writes. When only a report is
 // wanted, the worker also checks the users of every other license (this thread the rest), the
 // first as their rows come, the others after the last row, at the same time as this thread,
@@ -27,6 +27,7 @@ import type {
   CsvWorkerMessage,
 } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
+import { SharedFlight } from "./_sharedFlight.js";
 import { WORKER_SCRIPTS } from "./_workers.js";
 
 /** A stream's chunks sent to the worker and not yet replayed here, at most. */
@@ -52,8 +53,8 @@ export interface CsvReadResult {
  * Reads the CSV in `source` into `sink`, as CsvReader does, with its parser on a worker thread
  * (the start of the file and the rows stay here): the worker reads the rest of `source.file`,
  * when it is an open regular file, or else is sent `source.chunks`; the chunks are read here
- * up to the header's end either way, from where the file is. `users` answers the sink's assembler which
- * user each row is of, as the worker numbers them. `licenseUsers`: when the worker is to check
+ * up to the header's end either way, from where the file is. `users` answers the sink's
+ * assembler which user each row is of, as the worker numbers them. `licenseUsers`: when the worker is to check
  * the users of its licenses (checkedByParser, or `all` of them), the report's limits, how many
  * as their rows come, and what checks this thread's kept ones meanwhile. Chunks may be reused
  * by the source after each step.
@@ -89,16 +90,8 @@ export async function csvParallel(
   /** Who reads the rest of the file: this thread, or the worker (a regular file's). */
   let reading = "here" as "here" | "worker";
   // when the worker reads the file: the batches it sent and this thread has not replayed yet,
-  // and whether it is to stop reading (see _csvWorker.ts)
-  const control = source.file ? new SharedArrayBuffer(8) : null;
-  const shared = control ? new Int32Array(control) : null;
-  const stopReading = () => {
-    if (!shared) return;
-    Atomics.store(shared, 1, 1);
-    // the count changes too: a wait about to begin on the count it saw returns at once
-    Atomics.store(shared, 0, -1);
-    Atomics.notify(shared, 0);
-  };
+  // and whether it is to stop reading
+  const flight = source.file ? new SharedFlight() : null;
   // how far reading got, told once for each new length (the worker's first batch is of the
   // start this thread read and told already)
   let told = -1;
@@ -125,15 +118,14 @@ export async function csvParallel(
     } catch (error) {
       // a failure here (the tap's write into a full disk) fails the pass
       failed = true;
-      stopReading();
+      flight?.stop();
       flow?.fail(error as Error);
       return;
     }
-    if (batch.read !== undefined && shared) {
+    if (batch.read !== undefined && flight) {
       // the worker reads the file: it is told that the batch is replayed, or to stop
-      Atomics.sub(shared, 0, 1);
-      if (stopped()) stopReading();
-      else Atomics.notify(shared, 0);
+      if (stopped()) flight.stop();
+      else flight.taken();
       if (stopped() || batch.last) finish();
       return;
     }
@@ -167,8 +159,14 @@ export async function csvParallel(
     rows = new CsvRows(sink, limits, body.options.delimiter);
     // the worker reads the rest of a regular file itself, from where this thread stopped
     const file: CsvWorkerFile | null =
-      source.file && control && !end
-        ? { fd: source.file.fd, start: new Uint8Array(body.bytes), from: bytes, control, chunkSize }
+      source.file && flight && !end
+        ? {
+            fd: source.file.fd,
+            start: new Uint8Array(body.bytes),
+            from: bytes,
+            flight: flight.buffer,
+            chunkSize,
+          }
         : null;
     worker = new Worker(new URL(WORKER_SCRIPTS.csv, workers), {
       workerData: {
@@ -223,7 +221,7 @@ export async function csvParallel(
     }
     return { bytes, stopped: stopped(), licenseUsers: found };
   } finally {
-    stopReading();
+    flight?.stop();
     if (worker) await closeWorker(worker);
   }
 }

@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads";
 import type { CsvSink } from "../csv/CsvSink.js";
 import { replaySheetRows } from "../xlsx/SheetRowBatch.js";
 import { type WorkbookOptions, type WorkbookRead, WorkbookRows } from "../xlsx/XlsxReader.js";
+import { SharedFlight } from "./_sharedFlight.js";
 import { WORKER_SCRIPTS } from "./_workers.js";
 import type { FromXlsxWorker, XlsxWorkerData } from "./_xlsxWorker.js";
 
@@ -26,15 +27,14 @@ export async function xlsxParallel(
   workers: URL,
 ): Promise<WorkbookRead> {
   const rows = new WorkbookRows(sink, options, size);
-  const inFlight = new SharedArrayBuffer(4);
-  const flight = new Int32Array(inFlight);
+  const flight = new SharedFlight();
   const worker = new Worker(new URL(WORKER_SCRIPTS.xlsx, workers), {
     workerData: {
       fd,
       size,
       maxRecordBytes: options.maxRecordBytes,
       sheet: options.sheet ?? null,
-      inFlight,
+      inFlight: flight.buffer,
     } satisfies XlsxWorkerData,
     resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
@@ -45,8 +45,7 @@ export async function xlsxParallel(
           if (message.type === "rows") {
             replaySheetRows(message, rows);
             options.onProgress?.(message.progress);
-            Atomics.sub(flight, 0, 1);
-            Atomics.notify(flight, 0);
+            flight.taken();
           } else if (message.type === "finding") rows.finding(message.code, message.details);
           else if (message.type === "sheet") rows.sheet(message.name, message.others);
           else resolve(message.whole);

@@ -88,6 +88,41 @@ function comparable(report: library.Report) {
   return { ...report, stats: { ...report.stats, durationMs: 0, bytes: fatal ? 0 : report.stats.bytes } };
 }
 
+/** What two passes hand on, each through its own tap (`tap(0)`, `tap(1)`). */
+function twoTaps() {
+  const handedOn: unknown[][] = [[], []];
+  const tap = (k: number) => (record: library.DataRecord) =>
+    handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
+  return { handedOn, tap };
+}
+
+/**
+ * Runs `pass`, whose progress callback notes the turn of this thread's event loop each batch
+ * is taken in; resolves to its result, the batches taken, and the most taken in one turn.
+ */
+async function batchesPerTurn<T>(
+  pass: (onProgress: () => void) => Promise<T>,
+): Promise<{ result: T; taken: number; mostInOneTurn: number }> {
+  // the turns of the event loop, counted each time this thread gets back to it
+  let turns = 0;
+  let ticking = true;
+  const tick = () => {
+    if (!ticking) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const takenIn: number[] = []; // the turn each batch was taken in
+  try {
+    const result = await pass(() => takenIn.push(turns));
+    const inOneTurn = new Map<number, number>();
+    for (const turn of takenIn) inOneTurn.set(turn, (inOneTurn.get(turn) ?? 0) + 1);
+    return { result, taken: takenIn.length, mostInOneTurn: Math.max(...inOneTurn.values()) };
+  } finally {
+    ticking = false;
+  }
+}
+
 describe("how a pass runs", () => {
   const nothing: AsyncIterable<Uint8Array> = stream([]);
   const sized = (size: number | null): PassSource => ({ chunks: nothing, size, file: null });
@@ -186,27 +221,16 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     it("lets this thread's other events in between batches (a server answers while a sync reads its file)", async () => {
       const path = join(dir, "turns.json");
       writeFileSync(path, `{"users":[\n${users(200_000)}\n]}`);
-      // the turns of the event loop, counted each time this thread gets back to it
-      let turns = 0;
-      let ticking = true;
-      const tick = () => {
-        if (!ticking) return;
-        turns++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      const takenIn: number[] = []; // the turn each batch was taken in
-      const onProgress = () => takenIn.push(turns);
-      const options = normalizeValidateOptions({ parallel: true, onProgress });
-      const result = await runPass(await fileSource(path), options, { workers });
-      ticking = false;
+      const { result, taken, mostInOneTurn } = await batchesPerTurn(async (onProgress) =>
+        runPass(await fileSource(path), normalizeValidateOptions({ parallel: true, onProgress }), {
+          workers,
+        }),
+      );
       expect(result.threads).toBe("json-worker");
-      expect(takenIn.length).toBeGreaterThan(100);
+      expect(taken).toBeGreaterThan(100);
       // each batch is taken in a turn of its own, two at most on their way (a turn's edge may
       // fall between two): taken in the port's own run of messages, one turn took 141 to 172
-      const inOneTurn = new Map<number, number>();
-      for (const turn of takenIn) inOneTurn.set(turn, (inOneTurn.get(turn) ?? 0) + 1);
-      expect(Math.max(...inOneTurn.values())).toBeLessThanOrEqual(4);
+      expect(mostInOneTurn).toBeLessThanOrEqual(4);
     });
 
     it("matches one thread on generated and mutated documents, read in chunks of any size, the same records handed on", async () => {
@@ -214,9 +238,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       await fc.assert(
         fc.asyncProperty(generatedJson, fc.integer({ min: 1, max: 300 }), async (bytes, chunkSize) => {
           writeFileSync(path, bytes);
-          const handedOn: unknown[][] = [[], []];
-          const tap = (k: number) => (record: library.DataRecord) =>
-            handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
+          const { handedOn, tap } = twoTaps();
           const options = normalizeValidateOptions({ parallel: true, maxErrors: 50 });
           const result = await runPass(await fileSource(path), options, { workers, chunkSize, tap: tap(0) });
           expect(result.threads).toBe("json-worker");
@@ -304,9 +326,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
           const single = library.validateText(bytes, options);
           expect(comparable(parallel)).toEqual(comparable(single));
           // with a tap (converting): the parsing thread checks every license user, or gives up
-          const handedOn: unknown[][] = [[], []];
-          const tap = (k: number) => (record: library.DataRecord) =>
-            handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
+          const { handedOn, tap } = twoTaps();
           const tapped = await passOn(
             "csv-worker",
             streamSource(stream(chunked(bytes, size))),
@@ -402,9 +422,7 @@ describe("parallel validation", { timeout: 120_000 }, () => {
           fc.integer({ min: 1, max: 300 }),
           async (spec, headChunk, chunkSize) => {
             writeFileSync(path, await csvBytes(spec));
-            const handedOn: unknown[][] = [[], []];
-            const tap = (k: number) => (record: library.DataRecord) =>
-              handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
+            const { handedOn, tap } = twoTaps();
             const options = (parallel: boolean) =>
               normalizeValidateOptions({ parallel, format: "csv", maxErrors: 50 });
             // this thread reads the start in chunks of `headChunk`: the worker takes over anywhere
@@ -429,28 +447,16 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     it("lets this thread's other events in between batches (a server answers while a sync reads its file)", async () => {
       const path = join(dir, "turns.csv");
       writeFileSync(path, `email,firstName,status\n${rows(100_000)}`);
-      // the turns of the event loop, counted each time this thread gets back to it
-      let turns = 0;
-      let ticking = true;
-      const tick = () => {
-        if (!ticking) return;
-        turns++;
-        setImmediate(tick);
-      };
-      setImmediate(tick);
-      const takenIn: number[] = []; // the turn each batch was taken in
-      const onProgress = () => takenIn.push(turns);
-      const options = normalizeValidateOptions({ parallel: true, format: "csv", onProgress });
-      const result = await runPass(await fileSource(path), options, { workers, chunkSize: 16_384 });
-      ticking = false;
+      const { result, taken, mostInOneTurn } = await batchesPerTurn(async (onProgress) => {
+        const options = normalizeValidateOptions({ parallel: true, format: "csv", onProgress });
+        return runPass(await fileSource(path), options, { workers, chunkSize: 16_384 });
+      });
       expect(result.threads).toBe("csv-worker");
       expect(result.report.stats.users).toBe(100_000);
-      expect(takenIn.length).toBeGreaterThan(100);
+      expect(taken).toBeGreaterThan(100);
       // each batch is taken in a turn of its own (a turn's edge may fall between two): taken as
       // the port hands them on, a turn took the sixteen batches in flight, and more
-      const inOneTurn = new Map<number, number>();
-      for (const turn of takenIn) inOneTurn.set(turn, (inOneTurn.get(turn) ?? 0) + 1);
-      expect(Math.max(...inOneTurn.values())).toBeLessThanOrEqual(4);
+      expect(mostInOneTurn).toBeLessThanOrEqual(4);
     });
 
     it("stops reading soon after a broken quote early in a large file", async () => {
