@@ -78,6 +78,10 @@ const asBuffer = (bytes: Uint8Array): Buffer =>
 
 const GIVE_UP = -1;
 const MORE = -2;
+/** Not an element read whole (see Scanner.#leaf): the general path reads it. */
+const NOT_LEAF = -3;
+/** The most attributes an element read whole has (a cell has three). */
+const LEAF_ATTRIBUTES = 8;
 
 const LT = 0x3c;
 const GT = 0x3e;
@@ -153,6 +157,31 @@ function isName(name: Name | null, b: Uint8Array, i: number, end: number): name 
   if (bytes.length !== end - i) return false;
   for (let k = 0; k < bytes.length; k++) if (bytes[k] !== b[i + k]) return false;
   return true;
+}
+
+/**
+ * Whether `b[k, n)` starts with the byte `before` (none when -1), the bytes `name` (none when
+ * null), then the byte `after`.
+ */
+function bytesAt(
+  b: Uint8Array,
+  k: number,
+  n: number,
+  before: number,
+  name: Uint8Array | null,
+  after: number,
+): boolean {
+  let at = k;
+  if (before >= 0) {
+    if (at >= n || b[at] !== before) return false;
+    at++;
+  }
+  if (name !== null) {
+    if (at + name.length > n) return false;
+    for (let a = 0; a < name.length; a++) if (b[at + a] !== name[a]) return false;
+    at += name.length;
+  }
+  return at < n && b[at] === after;
 }
 
 // a Map: a name such as `valueOf` or `__proto__` is no entity (saxes's table has no prototype either)
@@ -386,7 +415,10 @@ class Scanner implements ScannedTag {
     const c = b[i + 1] as number;
     if (c === SLASH) return this.#closeTag(b, i + 2, n);
     if (c === QUESTION) return this.#declaration(b, i, n);
-    if (NAMES[c] === 2) return this.#openTag(b, i + 1, n);
+    if (NAMES[c] === 2) {
+      const leaf = this.#leaf(b, i, n);
+      return leaf === NOT_LEAF ? this.#openTag(b, i + 1, n) : leaf;
+    }
     return GIVE_UP; // a comment, CDATA, a DOCTYPE, a name outside ASCII, or no tag at all
   }
 
@@ -499,6 +531,90 @@ class Scanner implements ScannedTag {
       if (this.#depth === this.#stack.length) this.#stack = this.#stack.concat(new Array<Name>(this.#depth));
       this.#stack[this.#depth++] = name;
     }
+    return end;
+  }
+
+  /**
+   * The element at `i` (a `<`) read whole, when it has the shape most of a sheet has — a cell
+   * with its value, `<c r="A2" t="s"><v>12</v></c>` — and is the element that came after the
+   * last one the last time: its attributes one space apart, in double quotes, without entities
+   * or bytes past ASCII; one child without attributes, the one it had the last time, holding
+   * character data without markup or entities, or nothing; both closed. The handler is told
+   * what #openTag, #text and #closeTag would tell it. Returns where the element ended, or
+   * NOT_LEAF, having told nothing (it may have learnt a name, a hint, and where the values of
+   * the tag #openTag then reads are), for the general path to read it or find what is wrong.
+   */
+  #leaf(b: Buffer, i: number, n: number): number {
+    const last = this.#last;
+    if (last === null || this.#depth === 0) return NOT_LEAF;
+    const outer = this.#lastClosed ? last.afterClose : last.afterOpen;
+    const inner = outer === null ? null : outer.afterOpen;
+    if (outer === null || inner === null) return NOT_LEAF;
+    // the outer element's name, then its attributes up to the >
+    let k = i + 1;
+    const outerName = outer.bytes;
+    if (k + outerName.length >= n) return NOT_LEAF;
+    for (let a = 0; a < outerName.length; a++) if (b[k + a] !== outerName[a]) return NOT_LEAF;
+    k += outerName.length;
+    // the attributes are stamped with the tag they will have (#openTag stamps the same ones
+    // with the same tag, should it read the element instead)
+    const tag = this.#tag + 1;
+    const hints = outer.attributes;
+    const names = this.#tagNames;
+    let count = 0;
+    for (;;) {
+      if (k >= n) return NOT_LEAF;
+      const c = b[k] as number;
+      if (c === GT) break;
+      if (c !== SPACE || k + 1 >= n || NAMES[b[k + 1] as number] !== 2) return NOT_LEAF;
+      const start = k + 1;
+      k = start + 1;
+      while (k < n && NAMES[b[k] as number] !== 0) k++;
+      if (k + 2 >= n || b[k] !== EQUALS || b[k + 1] !== QUOTE || count === LEAF_ATTRIBUTES) return NOT_LEAF;
+      const hint = count < hints.length ? (hints[count] as Name) : null;
+      const attribute = isName(hint, b, start, k) ? hint : this.#name(b, start, k);
+      if (attribute === null) return NOT_LEAF;
+      if (attribute !== hint && count <= hints.length) hints[count] = attribute;
+      for (let a = 0; a < count; a++) if (names[a] === attribute) return NOT_LEAF;
+      names[count++] = attribute;
+      const from = k + 2;
+      for (k = from; k < n && b[k] !== QUOTE; k++) if (VALUES[b[k] as number] !== 0) return NOT_LEAF;
+      if (k >= n) return NOT_LEAF;
+      const wanted = attribute.attribute;
+      if (wanted >= 0) {
+        this.#from[wanted] = from;
+        this.#to[wanted] = k;
+        this.#entities[wanted] = 0;
+        this.#stamp[wanted] = tag;
+      }
+      k++;
+    }
+    // the child's start tag, its character data, its end tag, then the outer one's
+    const innerName = inner.bytes;
+    k++;
+    if (!bytesAt(b, k, n, LT, innerName, GT)) return NOT_LEAF;
+    const from = k + innerName.length + 2;
+    for (k = from; k < n; k++) {
+      const c = b[k] as number;
+      if (c === LT) break;
+      if (c >= 0x80 || (TEXT[c] as number) > SPACING) return NOT_LEAF;
+    }
+    const to = k;
+    if (!bytesAt(b, to + 1, n, SLASH, innerName, GT)) return NOT_LEAF;
+    k = to + innerName.length + 3;
+    if (!bytesAt(b, k, n, LT, null, SLASH) || !bytesAt(b, k + 2, n, -1, outerName, GT)) return NOT_LEAF;
+    const end = k + outerName.length + 3;
+    // read: now told
+    const handler = this.#handler;
+    this.#tag = tag;
+    this.#last = outer;
+    this.#lastClosed = true;
+    if (outer.element >= 0) handler.openElement(outer.element, this);
+    this.#tag++; // the child's, which has no attributes
+    if (inner.element >= 0) handler.openElement(inner.element, this);
+    if (to > from && handler.wantsText) handler.textBytes(b, from, to);
+    if (inner.element >= 0) handler.closeElement(inner.element);
+    if (outer.element >= 0) handler.closeElement(outer.element);
     return end;
   }
 
