@@ -105,12 +105,8 @@ function step(bytes: Uint8Array, close: boolean, read?: number): void {
     batch.read = read;
     batch.last = close;
   }
-  // a RowBatch, its arrays moved, not copied
-  main.postMessage(batch, [
-    batch.ends.buffer as ArrayBuffer,
-    batch.records.buffer as ArrayBuffer,
-    batch.users.buffer as ArrayBuffer,
-  ]);
+  // a RowBatch, its arrays copied (see _posted.ts)
+  main.postMessage(batch);
   if (!close) return;
   if (licenseUsers) {
     const checking = checks;

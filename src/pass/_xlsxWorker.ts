@@ -48,10 +48,8 @@ const flush = () => {
   if (batches.empty) return;
   const batch = batches.take();
   flight.sent();
-  main.postMessage({ type: "rows", ...batch } satisfies FromXlsxWorker, [
-    batch.ends.buffer as ArrayBuffer,
-    batch.rows.buffer as ArrayBuffer,
-  ]);
+  // its arrays copied, not moved (see _posted.ts)
+  main.postMessage({ type: "rows", ...batch } satisfies FromXlsxWorker);
 };
 
 const sink: WorkbookSheetSink = {

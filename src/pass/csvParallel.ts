@@ -27,6 +27,7 @@ import type {
   CsvWorkerMessage,
 } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
+import { posted } from "./_posted.js";
 import { SharedFlight } from "./_sharedFlight.js";
 import { WORKER_SCRIPTS } from "./_workers.js";
 
@@ -148,9 +149,8 @@ export async function csvParallel(
   const send = (bytes: Uint8Array, close: boolean) => {
     sent++;
     flow?.sent();
-    (worker as Worker).postMessage({ bytes, close } satisfies CsvWorkerMessage, [
-      bytes.buffer as ArrayBuffer,
-    ]);
+    // copied as it is posted, before the source uses its buffer again (see _posted.ts)
+    (worker as Worker).postMessage({ bytes: posted(bytes), close } satisfies CsvWorkerMessage);
   };
   /** The file's start, until its body is known; then the worker that parses it. */
   const begin = (chunk: Uint8Array, end: boolean) => {
@@ -188,15 +188,14 @@ export async function csvParallel(
     flow = new Flow([worker], MAX_CHUNKS_IN_FLIGHT);
     worker.on("message", received);
     if (file) reading = "worker";
-    else send(new Uint8Array(body.bytes), end);
+    else send(body.bytes, end);
   };
 
   try {
     for await (const chunk of source.chunks) {
       bytes += chunk.length;
       progress(bytes);
-      // the source reuses its buffer: the worker gets a copy
-      if (worker) send(new Uint8Array(chunk), false);
+      if (worker) send(chunk, false);
       else begin(chunk, false);
       if (reading === "worker" || stopped()) break;
       if (flow) await flow.room();

@@ -14,6 +14,7 @@ import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import { Flow } from "./_flow.js";
 import type { DecoderData, FromDecoder, ToDecoder } from "./_jsonWorker.js";
+import { posted } from "./_posted.js";
 import { WORKER_SCRIPTS } from "./_workers.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { ValidationCore } from "./ValidationCore.js";
@@ -106,9 +107,9 @@ export async function jsonParallel(
 /** Sends `chunks` to the decoding thread, a few not yet scanned at most, then the end. */
 async function forward(chunks: AsyncIterable<Uint8Array>, decoding: Worker, flow: Flow): Promise<void> {
   for await (const chunk of chunks) {
-    const copy = new Uint8Array(chunk); // the source reuses its buffer; this one is handed over
     flow.sent();
-    decoding.postMessage({ type: "chunk", bytes: copy } satisfies ToDecoder, [copy.buffer]);
+    // copied as it is posted, before the source uses its buffer again (see _posted.ts)
+    decoding.postMessage({ type: "chunk", bytes: posted(chunk) } satisfies ToDecoder);
     await flow.room();
     if (flow.stopped) return;
   }
