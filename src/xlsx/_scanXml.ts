@@ -70,7 +70,8 @@ export async function scanXml(
   }
   const b = carry ?? Buffer.alloc(0);
   if (!isUtf8(b)) return false;
-  return scanner.scan(b, b.length, true) === b.length && scanner.complete;
+  const at = scanner.scan(b, b.length, true);
+  return handler.done || (at === b.length && scanner.complete);
 }
 
 const asBuffer = (bytes: Uint8Array): Buffer =>
@@ -336,6 +337,8 @@ class Scanner implements ScannedTag {
       if (next === i) return i; // an entity or a wanted text cut by the end
       i = next;
       this.#started = true;
+      // the part ends where the handler has enough: what follows is not judged (see parseXml)
+      if (this.#handler.done) return i;
     }
     return i;
   }

@@ -2,7 +2,8 @@
 // prefix, attributes as given, text decoded. What is not well-formed rejects with saxes's words.
 // Memory stays bounded whatever a part holds: saxes keeps a text node until the node ends, so a
 // text node is handed on in pieces as it grows, and markup that grows without end (an attribute,
-// a name, a comment) rejects; a handler that has seen enough ends the parse.
+// a name, a comment) rejects; a handler that has seen enough ends the parse, and what comes
+// after that point is not judged, even in the chunk being read.
 
 import { SaxesParser } from "saxes";
 
@@ -60,7 +61,8 @@ export async function parseXml(
   }
   let failure: Error | null = null;
   parser.on("error", (error) => {
-    failure ??= error;
+    // the parse ends where the handler has enough: what follows it in the chunk is not judged
+    if (!handler.done) failure ??= error;
   });
   parser.on("opentag", (node) => handler.open(local(node.name), node.attributes as Record<string, string>));
   const text = handler.text?.bind(handler);

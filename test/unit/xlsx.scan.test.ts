@@ -126,6 +126,23 @@ describe("the sheet scanner and saxes agree", () => {
     expect(scannedWhole).toBeGreaterThan(1500 / 8);
   });
 
+  it.each([
+    ["U+FFFF in its value", '<c r="C1"><v>1\uFFFF</v></c>'],
+    ["U+FFFE in an attribute", '<c r="C1" t="\uFFFE"><v>1</v></c>'],
+    ["a control character in its value", '<c r="C1"><v>1\u0001</v></c>'],
+  ])("refuses, as saxes does, a cell of the usual shape but for %s", async (_, cell) => {
+    const usual = '<c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>';
+    const xml = `<worksheet><sheetData><row r="1">${usual}${cell}</row></sheetData></worksheet>`;
+    const reference = await told((sink) =>
+      parseXml(stream([utf8(xml)]), new SheetRows(sink, context(1 << 20, false))),
+    );
+    expect(reference.error).not.toBeNull();
+    const ours = await told((sink) =>
+      readSheet(async () => stream([utf8(xml)]), sink, context(1 << 20, false)),
+    );
+    expect(ours).toEqual(reference);
+  });
+
   it("on shared strings parts, any chunking, before and after one byte changed", async () => {
     let scanned = 0;
     const strings = (s: SharedStrings) => Array.from({ length: s.count }, (_, k) => s.get(k));
@@ -213,9 +230,10 @@ describe("the sheet scanner and saxes agree", () => {
 
   it("holds back a long text cut by a chunk's end as saxes does, counting UTF-16 units, not bytes", async () => {
     // 30 000 characters of 3 bytes: 90 KB, under saxes's piece of 64 Ki units; the cell is over
-    // the limit, and what follows is damaged: saxes, holding the text back, finds the damage first
+    // the limit, and the rest of its text is damaged: saxes, holding the text back, finds the
+    // damage before the cell is told
     const first = utf8(`<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>${"日".repeat(30_000)}`);
-    const second = utf8("</t></is></c></row><bad</sheetData></worksheet>");
+    const second = utf8("&bogus;</t></is></c></row></sheetData></worksheet>");
     const chunks = () => stream([first, second]);
     const reference = await told((sink) => parseXml(chunks(), new SheetRows(sink, context(1000, false))));
     expect(reference.error).not.toBeNull();
