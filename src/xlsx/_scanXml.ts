@@ -115,6 +115,14 @@ const NAMES = new Uint8Array(256).map((_, c) => {
   if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e) return 1;
   return 0;
 });
+// what #leaf reads a byte as: 0 what it reads on, 1 the end it looks for (a text's `<`, a
+// value's `"`), 2 what it leaves to the general path (markup, an entity, past ASCII, control)
+const LEAF_TEXT = new Uint8Array(256).map((_, c) =>
+  c === LT ? 1 : c >= 0x80 || (TEXT[c] as number) > SPACING ? 2 : 0,
+);
+const LEAF_VALUE = new Uint8Array(256).map((_, c) =>
+  c === QUOTE ? 1 : c >= 0x80 || c < 0x20 || c === LT || c === AMP ? 2 : 0,
+);
 // 1 for the whitespace allowed inside a tag (CR, which XML turns into LF, is left to saxes)
 const SPACES = new Uint8Array(256).map((_, c) => (c === SPACE || c === TAB || c === LF ? 1 : 0));
 // what a byte is in an attribute's value: 0 plain, 1 looked at (& or past ASCII), 2 refused:
@@ -149,6 +157,8 @@ interface Name {
   afterClose: Name | null;
   /** The names of the attributes this element had, in their order. */
   readonly attributes: Name[];
+  /** As an element #leaf read: its child, and the tags around the child's text. */
+  leaf: { inner: Name; start: Uint8Array; end: Uint8Array } | null;
 }
 
 /** Whether `b[i, end)` is `name`'s bytes. */
@@ -160,29 +170,22 @@ function isName(name: Name | null, b: Uint8Array, i: number, end: number): name 
   return true;
 }
 
-/**
- * Whether `b[k, n)` starts with the byte `before` (none when -1), the bytes `name` (none when
- * null), then the byte `after`.
- */
-function bytesAt(
-  b: Uint8Array,
-  k: number,
-  n: number,
-  before: number,
-  name: Uint8Array | null,
-  after: number,
-): boolean {
-  let at = k;
-  if (before >= 0) {
-    if (at >= n || b[at] !== before) return false;
-    at++;
-  }
-  if (name !== null) {
-    if (at + name.length > n) return false;
-    for (let a = 0; a < name.length; a++) if (b[at + a] !== name[a]) return false;
-    at += name.length;
-  }
-  return at < n && b[at] === after;
+/** Whether `b[k, n)` starts with `bytes`. */
+function bytesAt(b: Uint8Array, k: number, n: number, bytes: Uint8Array): boolean {
+  if (k + bytes.length > n) return false;
+  for (let a = 0; a < bytes.length; a++) if (b[k + a] !== bytes[a]) return false;
+  return true;
+}
+
+/** The tags around an element's text that #leaf reads: `<v>`, and `</v></c>`. */
+function leafTags(outer: Name, inner: Name): NonNullable<Name["leaf"]> {
+  const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
+  const name = (of: Name) => String.fromCharCode(...of.bytes);
+  return {
+    inner,
+    start: ascii(`<${name(inner)}>`),
+    end: ascii(`</${name(inner)}></${name(outer)}>`),
+  };
 }
 
 // a Map: a name such as `valueOf` or `__proto__` is no entity (saxes's table has no prototype either)
@@ -581,7 +584,12 @@ class Scanner implements ScannedTag {
       for (let a = 0; a < count; a++) if (names[a] === attribute) return NOT_LEAF;
       names[count++] = attribute;
       const from = k + 2;
-      for (k = from; k < n && b[k] !== QUOTE; k++) if (VALUES[b[k] as number] !== 0) return NOT_LEAF;
+      for (k = from; k < n; k++) {
+        const kind = LEAF_VALUE[b[k] as number] as number;
+        if (kind === 0) continue;
+        if (kind === 1) break;
+        return NOT_LEAF;
+      }
       if (k >= n) return NOT_LEAF;
       const wanted = attribute.attribute;
       if (wanted >= 0) {
@@ -593,20 +601,20 @@ class Scanner implements ScannedTag {
       k++;
     }
     // the child's start tag, its character data, its end tag, then the outer one's
-    const innerName = inner.bytes;
+    if (outer.leaf?.inner !== inner) outer.leaf = leafTags(outer, inner);
+    const { start: innerStart, end: ends } = outer.leaf;
     k++;
-    if (!bytesAt(b, k, n, LT, innerName, GT)) return NOT_LEAF;
-    const from = k + innerName.length + 2;
+    if (!bytesAt(b, k, n, innerStart)) return NOT_LEAF;
+    const from = k + innerStart.length;
     for (k = from; k < n; k++) {
-      const c = b[k] as number;
-      if (c === LT) break;
-      if (c >= 0x80 || (TEXT[c] as number) > SPACING) return NOT_LEAF;
+      const kind = LEAF_TEXT[b[k] as number] as number;
+      if (kind === 0) continue;
+      if (kind === 1) break;
+      return NOT_LEAF;
     }
     const to = k;
-    if (!bytesAt(b, to + 1, n, SLASH, innerName, GT)) return NOT_LEAF;
-    k = to + innerName.length + 3;
-    if (!bytesAt(b, k, n, LT, null, SLASH) || !bytesAt(b, k + 2, n, -1, outerName, GT)) return NOT_LEAF;
-    const end = k + outerName.length + 3;
+    if (!bytesAt(b, to, n, ends)) return NOT_LEAF;
+    const end = to + ends.length;
     // read: now told
     const handler = this.#handler;
     this.#tag = tag;
@@ -668,6 +676,7 @@ class Scanner implements ScannedTag {
       afterOpen: null,
       afterClose: null,
       attributes: [],
+      leaf: null,
     };
     seen.push(name);
     return name;
