@@ -37,7 +37,7 @@ export interface ScanHandler {
   textBytes(bytes: Buffer, from: number, to: number): void;
   /** Character data with its entities decoded. */
   text(text: string): void;
-  /** True once it needs nothing more: the scan ends at the chunk being read. */
+  /** True once it needs nothing more: the scan ends there, and what follows is not judged. */
   readonly done: boolean;
 }
 
@@ -62,16 +62,20 @@ export async function scanXml(
     const end = b.length - startedCharacter(b);
     if (!isUtf8(b.subarray(checked, end))) return false;
     const at = scanner.scan(b, end, false);
-    if (at === GIVE_UP || b.length - at > MAX_MARKUP) return false;
+    if (at === GIVE_UP) return false;
+    if (handler.done) {
+      onBytes?.(chunk.length);
+      return true;
+    }
+    if (b.length - at > MAX_MARKUP) return false;
     carry = at < b.length ? b.subarray(at) : null;
     checked = end - at;
     onBytes?.(chunk.length);
-    if (handler.done) return true;
   }
   const b = carry ?? Buffer.alloc(0);
   if (!isUtf8(b)) return false;
-  const at = scanner.scan(b, b.length, true);
-  return handler.done || (at === b.length && scanner.complete);
+  // a handler done only now is left to saxes, which first finds the elements left open
+  return scanner.scan(b, b.length, true) === b.length && scanner.complete;
 }
 
 const asBuffer = (bytes: Uint8Array): Buffer =>
@@ -615,16 +619,23 @@ class Scanner implements ScannedTag {
     const to = k;
     if (!bytesAt(b, to, n, ends)) return NOT_LEAF;
     const end = to + ends.length;
-    // read: now told
+    // read: now told, up to where the handler has enough (where the general path would stop)
     const handler = this.#handler;
     this.#tag = tag;
     this.#last = outer;
     this.#lastClosed = true;
     if (outer.element >= 0) handler.openElement(outer.element, this);
+    if (handler.done) return from - innerStart.length;
     this.#tag++; // the child's, which has no attributes
     if (inner.element >= 0) handler.openElement(inner.element, this);
-    if (to > from && handler.wantsText) handler.textBytes(b, from, to);
+    if (handler.done) return from;
+    if (to > from) {
+      this.#brackets = 0; // as #text leaves it
+      if (handler.wantsText) handler.textBytes(b, from, to);
+      if (handler.done) return to;
+    }
     if (inner.element >= 0) handler.closeElement(inner.element);
+    if (handler.done) return to + ends.length - outer.bytes.length - 3;
     if (outer.element >= 0) handler.closeElement(outer.element);
     return end;
   }

@@ -3,7 +3,8 @@
 // Memory stays bounded whatever a part holds: saxes keeps a text node until the node ends, so a
 // text node is handed on in pieces as it grows, and markup that grows without end (an attribute,
 // a name, a comment) rejects; a handler that has seen enough ends the parse, and what comes
-// after that point is not judged, even in the chunk being read.
+// after that point is not judged as XML, even in the chunk being read (a chunk that is not
+// UTF-8 still fails as a whole).
 
 import { SaxesParser } from "saxes";
 
