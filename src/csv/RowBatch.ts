@@ -1,7 +1,7 @@
 // Raw CSV records across threads: a parsing thread writes them into batches, the reading
 // thread replays them into its CsvRows in the same order. A batch is one string holding
-// every cell, the cells' ends and each record's numbers in typed arrays (sent without
-// copying), the user each row is of (the parsing thread numbers the users), and the failure
+// every cell, the cells' ends and each record's numbers in typed arrays (copied: see
+// pass/_posted.ts), the user each row is of (the parsing thread numbers the users), and the failure
 // that ended parsing, if any. The records without quotes of one block of bytes are given as
 // slices of the block's text: the batch takes the part of the block they span, once, with the
 // line breaks between them, rather than a copy of each.

@@ -78,10 +78,16 @@ class Batch implements TextSink {
   /** Sends the batch (even an empty one) and starts the next. */
   send(): void {
     const { findings, texts, bytes, marks, encoding, finished: finish } = this;
-    main?.postMessage(
-      { type: "batch", findings, texts, bytes, marks, encoding, finish } satisfies FromDecoder,
-      marks.flatMap((m) => [m.lineFeeds.buffer, m.keyColons.buffer]),
-    );
+    // the marks' arrays copied, not moved (see _posted.ts)
+    main?.postMessage({
+      type: "batch",
+      findings,
+      texts,
+      bytes,
+      marks,
+      encoding,
+      finish,
+    } satisfies FromDecoder);
     this.findings = [];
     this.texts = [];
     this.bytes = [];

@@ -1,7 +1,7 @@
 // A sheet's rows across threads: the thread that reads the workbook writes them into batches,
 // the thread that checks them replays them into its sink in the same order. A batch is one
 // string holding every cell, the cells' ends and each row's number and width in typed arrays
-// (moved, not copied), the rare cell problems by row, the cell or row too large that ended the
+// (copied: see pass/_posted.ts), the rare cell problems by row, the cell or row too large that ended the
 // sheet, and how far reading got.
 
 import type { CellProblem, SheetRowSink } from "./_SheetRows.js";
