@@ -10,7 +10,9 @@ function received(bytes: Uint8Array): Uint8Array {
   const { port1, port2 } = new MessageChannel();
   try {
     port1.postMessage({ bytes: posted(bytes) });
-    return (receiveMessageOnPort(port2)?.message as { bytes: Uint8Array }).bytes;
+    const got = receiveMessageOnPort(port2);
+    if (!got) throw new Error("nothing was received");
+    return (got.message as { bytes: Uint8Array }).bytes;
   } finally {
     port1.close();
   }
@@ -20,18 +22,18 @@ describe("posting bytes to another thread", () => {
   it("sends only the bytes of a small Buffer from Node's pool, not the pool", () => {
     const small = Buffer.from("id,email\n1,ada@example.com\n");
     expect(small.buffer.byteLength).toBeGreaterThan(small.length); // a view of the pool
-    const got = received(small);
-    expect(Buffer.from(got).toString()).toBe(small.toString());
-    expect(got.buffer.byteLength).toBe(small.length);
+    const sent = received(small);
+    expect(Buffer.from(sent).toString()).toBe(small.toString());
+    expect(sent.buffer.byteLength).toBe(small.length);
   });
 
   it("sends only the bytes read of a read's larger buffer", () => {
     const read = Buffer.allocUnsafe(64 * 1024)
       .fill(7)
       .subarray(0, 100);
-    const got = received(read);
-    expect(got.length).toBe(100);
-    expect(got.buffer.byteLength).toBe(100);
+    const sent = received(read);
+    expect(sent.length).toBe(100);
+    expect(sent.buffer.byteLength).toBe(100);
   });
 
   it("leaves what it posted readable: nothing is moved, so nothing is detached", () => {
