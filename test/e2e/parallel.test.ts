@@ -221,9 +221,11 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     it("lets this thread's other events in between batches (a server answers while a sync reads its file)", async () => {
       const path = join(dir, "turns.json");
       writeFileSync(path, `{"users":[\n${users(200_000)}\n]}`);
+      // chunks of 16 KB: over a hundred batches of four
       const { result, taken, mostInOneTurn } = await batchesPerTurn(async (onProgress) =>
         runPass(await fileSource(path), normalizeValidateOptions({ parallel: true, onProgress }), {
           workers,
+          chunkSize: 16 * 1024,
         }),
       );
       expect(result.threads).toBe("json-worker");
