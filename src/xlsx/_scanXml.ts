@@ -563,8 +563,8 @@ class Scanner implements ScannedTag {
     // the outer element's name, then its attributes up to the >
     let k = i + 1;
     const outerName = outer.bytes;
-    if (k + outerName.length >= n) return NOT_LEAF;
-    for (let a = 0; a < outerName.length; a++) if (b[k + a] !== outerName[a]) return NOT_LEAF;
+    // (a byte must follow the name: `>` or a space, not more of a longer name)
+    if (k + outerName.length >= n || !bytesAt(b, k, n, outerName)) return NOT_LEAF;
     k += outerName.length;
     // the attributes are stamped with the tag they will have (#openTag stamps the same ones
     // with the same tag, should it read the element instead)
@@ -635,7 +635,7 @@ class Scanner implements ScannedTag {
       if (handler.done) return to;
     }
     if (inner.element >= 0) handler.closeElement(inner.element);
-    if (handler.done) return to + ends.length - outer.bytes.length - 3;
+    if (handler.done) return to + inner.bytes.length + 3; // past `</v>`
     if (outer.element >= 0) handler.closeElement(outer.element);
     return end;
   }
