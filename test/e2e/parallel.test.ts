@@ -89,11 +89,24 @@ function comparable(report: library.Report) {
 }
 
 /** What two passes hand on, each through its own tap (`tap(0)`, `tap(1)`). */
-function twoTaps() {
+type Tap = (record: library.DataRecord) => void;
+
+/**
+ * Runs `parallel` (a pass on two threads, resolving to its report) and `one` (the same input on
+ * one thread), each with a tap of its own: the same report, the same records handed on.
+ */
+async function sameAsOneThread(
+  parallel: (tap: Tap) => Promise<library.Report>,
+  one: (tap: Tap) => Promise<{ threads: PassThreads; report: library.Report }>,
+): Promise<void> {
   const handedOn: unknown[][] = [[], []];
   const tap = (k: number) => (record: library.DataRecord) =>
     handedOn[k]?.push({ kind: record.kind, pointer: record.pointer, value: record.value });
-  return { handedOn, tap };
+  const report = await parallel(tap(0));
+  const single = await one(tap(1));
+  expect(single.threads).toBe("one");
+  expect(comparable(report)).toEqual(comparable(single.report));
+  expect(handedOn[0]).toEqual(handedOn[1]);
 }
 
 /**
@@ -240,18 +253,22 @@ describe("parallel validation", { timeout: 120_000 }, () => {
       await fc.assert(
         fc.asyncProperty(generatedJson, fc.integer({ min: 1, max: 300 }), async (bytes, chunkSize) => {
           writeFileSync(path, bytes);
-          const { handedOn, tap } = twoTaps();
-          const options = normalizeValidateOptions({ parallel: true, maxErrors: 50 });
-          const result = await runPass(await fileSource(path), options, { workers, chunkSize, tap: tap(0) });
-          expect(result.threads).toBe("json-worker");
-          const one = await runPass(
-            streamSource(stream([bytes])),
-            normalizeValidateOptions({ parallel: false, maxErrors: 50 }),
-            { tap: tap(1) },
+          await sameAsOneThread(
+            async (tap) => {
+              const options = normalizeValidateOptions({ parallel: true, maxErrors: 50 });
+              const result = await runPass(await fileSource(path), options, { workers, chunkSize, tap });
+              expect(result.threads).toBe("json-worker");
+              return result.report;
+            },
+            (tap) =>
+              runPass(
+                streamSource(stream([bytes])),
+                normalizeValidateOptions({ parallel: false, maxErrors: 50 }),
+                {
+                  tap,
+                },
+              ),
           );
-          expect(one.threads).toBe("one");
-          expect(comparable(result.report)).toEqual(comparable(one.report));
-          expect(handedOn[0]).toEqual(handedOn[1]);
         }),
         { numRuns: 40 },
       );
@@ -328,22 +345,18 @@ describe("parallel validation", { timeout: 120_000 }, () => {
           const single = library.validateText(bytes, options);
           expect(comparable(parallel)).toEqual(comparable(single));
           // with a tap (converting): the parsing thread checks every license user, or gives up
-          const { handedOn, tap } = twoTaps();
-          const tapped = await passOn(
-            "csv-worker",
-            streamSource(stream(chunked(bytes, size))),
-            options,
-            tap(0),
-            asRowsCome,
+          await sameAsOneThread(
+            (tap) =>
+              passOn("csv-worker", streamSource(stream(chunked(bytes, size))), options, tap, asRowsCome),
+            (tap) =>
+              runPass(
+                streamSource(stream([bytes])),
+                normalizeValidateOptions({ ...options, parallel: false }),
+                {
+                  tap,
+                },
+              ),
           );
-          const one = await runPass(
-            streamSource(stream([bytes])),
-            normalizeValidateOptions({ ...options, parallel: false }),
-            { tap: tap(1) },
-          );
-          expect(one.threads).toBe("one");
-          expect(comparable(tapped)).toEqual(comparable(one.report));
-          expect(handedOn[0]).toEqual(handedOn[1]);
         },
       ),
       { numRuns: 100 },
@@ -424,22 +437,23 @@ describe("parallel validation", { timeout: 120_000 }, () => {
           fc.integer({ min: 1, max: 300 }),
           async (spec, headChunk, chunkSize) => {
             writeFileSync(path, await csvBytes(spec));
-            const { handedOn, tap } = twoTaps();
             const options = (parallel: boolean) =>
               normalizeValidateOptions({ parallel, format: "csv", maxErrors: 50 });
-            // this thread reads the start in chunks of `headChunk`: the worker takes over anywhere
-            const opened = await fileSource(path);
-            const chunks = chunksOf(opened.file as FileHandle, headChunk);
-            const result = await runPass({ ...opened, chunks }, options(true), {
-              workers,
-              chunkSize,
-              tap: tap(0),
-            });
-            expect(result.threads).toBe("csv-worker");
-            const one = await runPass(await fileSource(path), options(false), { tap: tap(1) });
-            expect(one.threads).toBe("one");
-            expect(comparable(result.report)).toEqual(comparable(one.report));
-            expect(handedOn[0]).toEqual(handedOn[1]);
+            await sameAsOneThread(
+              async (tap) => {
+                // this thread reads the start in chunks of `headChunk`: the worker takes over anywhere
+                const opened = await fileSource(path);
+                const chunks = chunksOf(opened.file as FileHandle, headChunk);
+                const result = await runPass({ ...opened, chunks }, options(true), {
+                  workers,
+                  chunkSize,
+                  tap,
+                });
+                expect(result.threads).toBe("csv-worker");
+                return result.report;
+              },
+              async (tap) => runPass(await fileSource(path), options(false), { tap }),
+            );
           },
         ),
         { numRuns: 60 },
