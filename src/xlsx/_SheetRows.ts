@@ -9,7 +9,7 @@
 import type { Buffer } from "../bytes/buffer.js";
 import { utf8Length } from "../text/utf8.js";
 import { BoundedText } from "./_BoundedText.js";
-import { columnIndex, numberText, serialDate, unescapeText } from "./_cells.js";
+import { columnIndex, numberText, serialDate, unescapeText, wholeNumber } from "./_cells.js";
 import { type PartReader, readPart } from "./_readPart.js";
 import type { SharedStrings } from "./_SharedStrings.js";
 import type { ScanHandler, ScannedTag } from "./_scanXml.js";
@@ -38,6 +38,10 @@ export interface SheetContext {
   /** The most UTF-8 bytes a cell's text, and a row's texts together, may have. */
   maxBytes: number;
 }
+
+/** A cell's types (`t`) the scanner's whole cells have: a shared string, a number. */
+const S = 0x73;
+const N = 0x6e;
 
 /** Excel's last column, XFD, 0-based. */
 const LAST_COLUMN = 16_383;
@@ -81,6 +85,8 @@ export class SheetRows implements XmlHandler, ScanHandler {
   #cells: string[] = [];
   #problems: Map<number, CellProblem> | null = null;
   #column = -1;
+  /** The cells opened and not closed: one, unless a sheet is damaged. */
+  #openCells = 0;
   /** The UTF-8 bytes of the row's texts: counted once its characters could make them too many. */
   #rowBytes = -1;
   #rowChars = 0;
@@ -138,6 +144,34 @@ export class SheetRows implements XmlHandler, ScanHandler {
     } else this.#open(element);
   }
 
+  /**
+   * The usual cell, read whole by the scanner — `<c r="B2" t="s"><v>12</v></c>`, a shared string
+   * or a whole number — taken at once; anything else is told call by call (returns false).
+   */
+  leaf(outer: number, inner: number, tag: ScannedTag, bytes: Buffer, from: number, to: number): boolean {
+    // inside another cell, what this one leaves behind is read when that one closes
+    if (outer !== Element.Cell || inner !== Element.Value || this.#openCells > 0 || this.#done) return false;
+    const index = tag.column(Attribute.R);
+    const column = index >= 0 ? index : this.#column + 1;
+    if (column > LAST_COLUMN || to - from > this.#context.maxBytes) return false;
+    const type = tag.code(Attribute.T);
+    const whole = wholeNumber(bytes, from, to);
+    if (whole < 0) return false;
+    let text: string | null | undefined;
+    if (type === S) text = this.#context.strings.get(whole);
+    else if (type === 0 || type === N) {
+      const isDate = this.#context.dateStyles[tag.number(Attribute.S) || 0];
+      text = (isDate && serialDate(whole, this.#context.date1904)) || String(whole);
+    }
+    if (typeof text !== "string" || this.#fit(text) !== null) return false;
+    // what the calls would leave: the cell's type (a `<t>` after it looks at it), no text wanted
+    this.#type = type === S ? "s" : "n";
+    this.#in = In.Nothing;
+    this.#column = column;
+    this.#put(column, text);
+    return true;
+  }
+
   get wantsText(): boolean {
     return this.#in !== In.Nothing;
   }
@@ -156,6 +190,7 @@ export class SheetRows implements XmlHandler, ScanHandler {
   /** Starts a cell at column `index` (-1: the next one); false when that is past the last column. */
   #openCell(index: number, type: string, style: number): boolean {
     if (this.#done) return true;
+    this.#openCells++;
     this.#column = index >= 0 ? index : this.#column + 1;
     // the row's cells are an array up to this column: one past Excel's last is damage, and
     // a damaged reference (`r="ZZZZZZ3"`) would otherwise take the array to millions
@@ -234,6 +269,7 @@ export class SheetRows implements XmlHandler, ScanHandler {
         this.#phonetic = false;
         return;
       case Element.Cell:
+        this.#openCells--;
         this.#cell();
         return;
       case Element.Row:
@@ -244,23 +280,35 @@ export class SheetRows implements XmlHandler, ScanHandler {
   }
 
   #cell(): void {
-    const column = this.#column;
     const text = this.#text();
     if (text === null) return;
+    const over = this.#fit(text);
+    if (over === null) this.#put(this.#column, text);
+    else this.#tooLarge(over);
+  }
+
+  /**
+   * Counts `text` into the row, unless it is larger than the limit ("cell") or takes the row
+   * past it ("row"): then nothing is counted.
+   */
+  #fit(text: string): "cell" | "row" | null {
     const max = this.#context.maxBytes;
     // a character is at most 3 UTF-8 bytes: they are counted only once the row could be too large
-    this.#rowChars += text.length;
-    if (this.#rowChars * 3 > max) {
+    const chars = this.#rowChars + text.length;
+    if (chars * 3 > max) {
       if (this.#rowBytes < 0) {
         this.#rowBytes = this.#cells.reduce((sum, cell) => sum + utf8Length(cell), this.#rewritten);
       }
       const bytes = utf8Length(text);
+      if (this.#rowBytes + bytes > max) return bytes > max ? "cell" : "row";
       this.#rowBytes += bytes;
-      if (this.#rowBytes > max) {
-        this.#tooLarge(bytes > max ? "cell" : "row");
-        return;
-      }
     }
+    this.#rowChars = chars;
+    return null;
+  }
+
+  /** Puts `text` in the row's cell at `column`. */
+  #put(column: number, text: string): void {
     while (this.#cells.length < column) this.#cells.push("");
     // a cell written again (a repeated reference) still counts what it held
     if (column < this.#cells.length) this.#rewritten += utf8Length(this.#cells[column] as string);

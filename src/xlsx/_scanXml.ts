@@ -21,6 +21,8 @@ export interface ScannedTag {
   number(attribute: number): number;
   /** The column of a cell reference (`AB7` → 27), as columnIndex reads it; -1 when none. */
   column(attribute: number): number;
+  /** The value's one character (`t="s"`: 0x73), when it is one ASCII character; 0 when the element has no such attribute, -1 otherwise. */
+  code(attribute: number): number;
 }
 
 /** What the scanner tells, in document order; the elements and attributes it names are its own. */
@@ -39,6 +41,13 @@ export interface ScanHandler {
   text(text: string): void;
   /** True once it needs nothing more: the scan ends there, and what follows is not judged. */
   readonly done: boolean;
+  /**
+   * An element read whole (see Scanner.#leaf), told at once: `outer` opened with `tag`, its child
+   * `inner` holding the text `bytes[from, to)` (no entities), both closed. Returns true when it
+   * took the element, and is then not done; false, having changed nothing, for the element to be
+   * told call by call instead.
+   */
+  leaf?(outer: number, inner: number, tag: ScannedTag, bytes: Buffer, from: number, to: number): boolean;
 }
 
 /**
@@ -85,6 +94,8 @@ const GIVE_UP = -1;
 const MORE = -2;
 /** Not an element read whole (see Scanner.#leaf): the general path reads it. */
 const NOT_LEAF = -3;
+/** The most tags of an element in a row that #leaf leaves alone after it could not read one whole. */
+const MAX_LEAF_SKIPS = 1024;
 /** The most attributes an element read whole has (a cell has three). */
 const LEAF_ATTRIBUTES = 8;
 
@@ -163,6 +174,12 @@ interface Name {
   readonly attributes: Name[];
   /** As an element #leaf read: its child, and the tags around the child's text. */
   leaf: { inner: Name; start: Uint8Array; end: Uint8Array } | null;
+  /**
+   * How many times in a row its child's start tag was not the bare tag #leaf reads (a row's
+   * first cell has attributes), and how many of its next tags #leaf then leaves alone: as many.
+   */
+  leafMisses: number;
+  leafSkips: number;
 }
 
 /** Whether `b[i, end)` is `name`'s bytes. */
@@ -560,6 +577,10 @@ class Scanner implements ScannedTag {
     const outer = this.#lastClosed ? last.afterClose : last.afterOpen;
     const inner = outer === null ? null : outer.afterOpen;
     if (outer === null || inner === null) return NOT_LEAF;
+    if (outer.leafSkips > 0) {
+      outer.leafSkips--;
+      return NOT_LEAF;
+    }
     // the outer element's name, then its attributes up to the >
     let k = i + 1;
     const outerName = outer.bytes;
@@ -608,7 +629,13 @@ class Scanner implements ScannedTag {
     if (outer.leaf?.inner !== inner) outer.leaf = leafTags(outer, inner);
     const { start: innerStart, end: ends } = outer.leaf;
     k++;
-    if (!bytesAt(b, k, n, innerStart)) return NOT_LEAF;
+    if (!bytesAt(b, k, n, innerStart)) {
+      // an element that is seldom read whole (a row) is seldom tried
+      if (k + innerStart.length < n)
+        outer.leafSkips = outer.leafMisses = Math.min(2 * outer.leafMisses + 1, MAX_LEAF_SKIPS);
+      return NOT_LEAF;
+    }
+    outer.leafMisses = 0;
     const from = k + innerStart.length;
     for (k = from; k < n; k++) {
       const kind = LEAF_TEXT[b[k] as number] as number;
@@ -624,6 +651,11 @@ class Scanner implements ScannedTag {
     this.#tag = tag;
     this.#last = outer;
     this.#lastClosed = true;
+    if (handler.leaf?.(outer.element, inner.element, this, b, from, to)) {
+      this.#tag++;
+      if (to > from) this.#brackets = 0;
+      return end;
+    }
     if (outer.element >= 0) handler.openElement(outer.element, this);
     if (handler.done) return from - innerStart.length;
     this.#tag++; // the child's, which has no attributes
@@ -688,6 +720,8 @@ class Scanner implements ScannedTag {
       afterClose: null,
       attributes: [],
       leaf: null,
+      leafMisses: 0,
+      leafSkips: 0,
     };
     seen.push(name);
     return name;
@@ -727,6 +761,14 @@ class Scanner implements ScannedTag {
     const to = this.#to[attribute] as number;
     const whole = wholeNumber(b, from, to);
     return whole >= 0 ? whole : Number(this.value(attribute));
+  }
+
+  code(attribute: number): number {
+    if (this.#stamp[attribute] !== this.#tag) return 0;
+    const from = this.#from[attribute] as number;
+    if (this.#to[attribute] !== from + 1 || this.#entities[attribute]) return -1;
+    const c = this.#b[from] as number;
+    return c < 0x80 ? c : -1;
   }
 
   column(attribute: number): number {
