@@ -3,7 +3,7 @@
 // the file is (no position given), so a named pipe or a terminal reads as well as a file.
 
 import { Buffer } from "node:buffer";
-import { read } from "node:fs";
+import { readSync } from "node:fs";
 import { open } from "node:fs/promises";
 
 /** Chunk size for reading files: small enough that each decoded chunk dies young in V8's heap. */
@@ -63,14 +63,16 @@ export async function* chunksOf(
   }
 }
 
-/** A ChunkReader of the open file descriptor `fd` (a worker thread reads its caller's file so). */
+/**
+ * A ChunkReader of the open regular file `fd`, for a worker thread that reads its caller's file:
+ * each read is done at once, in the thread, which has nothing else to do meanwhile. A read
+ * handed to libuv's threads cost about 40 µs of CPU (100 MB in chunks of 64 KB: 63–71 ms of
+ * CPU, against 8 ms read so).
+ */
 export function fdReader(fd: number): ChunkReader {
   return {
-    read: (buffer, offset, length, position) =>
-      new Promise((resolve, reject) => {
-        read(fd, buffer, offset, length, position, (error, bytesRead) =>
-          error ? reject(error) : resolve({ bytesRead }),
-        );
-      }),
+    read: async (buffer, offset, length, position) => ({
+      bytesRead: readSync(fd, buffer, offset, length, position),
+    }),
   };
 }
