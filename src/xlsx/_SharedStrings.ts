@@ -4,6 +4,7 @@
 // temporary file past a budget, so a workbook of millions of users is read in bounded memory.
 // A string larger than the reader's limit is kept as only that: the cell that uses it says so.
 
+import type { Buffer } from "../bytes/buffer.js";
 import { ByteLog, writeText } from "../spill/ByteLog.js";
 
 const KEPT = 65_536;
@@ -41,6 +42,22 @@ export class SharedStrings {
       const { page, at } = this.#log.reserve(text.length * 3);
       offset = this.#log.commit(writeText(page, at, text));
     }
+    this.#logged(offset);
+  }
+
+  /** Adds the next string, the ASCII bytes `bytes[from, to)`, as `add` adds their text. */
+  addAscii(bytes: Buffer, from: number, to: number): void {
+    if (this.#count === 0 && this.#kept.length < KEPT) {
+      this.add(bytes.toString("latin1", from, to));
+      return;
+    }
+    // logged as they are, not made a string first
+    const { page, at } = this.#log.reserve(to - from);
+    for (let k = from, into = at; k < to; k++) page[into++] = bytes[k] as number;
+    this.#logged(this.#log.commit(to - from));
+  }
+
+  #logged(offset: number): void {
     if (this.#count === this.#offsets.length) {
       const grown = new Float64Array(this.#offsets.length * 2);
       grown.set(this.#offsets);

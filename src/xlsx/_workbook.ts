@@ -7,7 +7,7 @@ import { isDateFormat, unescapeText } from "./_cells.js";
 import { relationshipsPart, targetPart } from "./_partNames.js";
 import { readPart } from "./_readPart.js";
 import { SharedStrings } from "./_SharedStrings.js";
-import type { ScanHandler } from "./_scanXml.js";
+import type { ScanHandler, ScannedTag } from "./_scanXml.js";
 import { parseXml, type XmlHandler } from "./_xml.js";
 import type { ZipArchive, ZipEntry } from "./_ZipArchive.js";
 
@@ -139,17 +139,23 @@ export async function readStringsPart(
   }
 }
 
+const UNDERSCORE = 0x5f;
+
 /** The handler of the shared strings part, for saxes and for the scanner. */
 export class SharedStringItems implements XmlHandler, ScanHandler {
   readonly elements = ["si", "t", "rPh"];
   readonly attributes = [];
   readonly done = false;
   readonly strings = new SharedStrings();
+  readonly #maxBytes: number;
   readonly #text: BoundedText;
   #inText = false;
   #phonetic = false;
+  /** The items opened and not closed: one, unless the part is damaged. */
+  #openItems = 0;
 
   constructor(maxBytes: number) {
+    this.#maxBytes = maxBytes;
     this.#text = new BoundedText(maxBytes);
   }
 
@@ -161,9 +167,25 @@ export class SharedStringItems implements XmlHandler, ScanHandler {
     this.openElement(this.elements.indexOf(name));
   }
 
+  /**
+   * The usual item, read whole by the scanner — `<si><t>Ada</t></si>`, ASCII without an escape
+   * (`_x000D_`) — added at once; anything else is told call by call (returns false).
+   */
+  leaf(outer: number, inner: number, _tag: ScannedTag, bytes: Buffer, from: number, to: number): boolean {
+    // inside another item, or a phonetic run, the calls decide what it adds
+    if (outer !== 0 || inner !== 1 || this.#openItems > 0 || this.#phonetic || to - from > this.#maxBytes)
+      return false;
+    for (let k = from; k < to; k++) if (bytes[k] === UNDERSCORE) return false;
+    this.strings.addAscii(bytes, from, to);
+    this.#inText = false;
+    return true;
+  }
+
   openElement(element: number): void {
-    if (element === 0) this.#text.reset();
-    else if (element === 1) this.#inText = !this.#phonetic;
+    if (element === 0) {
+      this.#openItems++;
+      this.#text.reset();
+    } else if (element === 1) this.#inText = !this.#phonetic;
     else if (element === 2) this.#phonetic = true;
   }
 
@@ -183,6 +205,7 @@ export class SharedStringItems implements XmlHandler, ScanHandler {
     if (element === 1) this.#inText = false;
     else if (element === 2) this.#phonetic = false;
     else if (element === 0) {
+      this.#openItems--;
       const text = this.#text;
       this.strings.add(text.over ? null : unescapeText(text.text));
     }

@@ -13,6 +13,7 @@ import { parseXml } from "../../src/xlsx/_xml.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import {
   byteMutationArb,
+  excelSharedStringsXmlArb,
   excelSheetXmlArb,
   partBytes,
   sharedStringsXmlArb,
@@ -102,6 +103,44 @@ async function agreeOnSheets(
   return scannedWhole;
 }
 
+/**
+ * Holds the scanner to saxes on `runs` shared strings parts that `xmlArb` makes, `mutationArb`
+ * changes, in any chunking and under any limit: the same strings, or the same error. Resolves
+ * how many parts the scanner read to their end itself.
+ */
+async function agreeOnStrings(
+  xmlArb: fc.Arbitrary<string>,
+  mutationArb: fc.Arbitrary<Parameters<typeof partBytes>[1]>,
+  runs: number,
+): Promise<number> {
+  let scanned = 0;
+  const strings = (s: SharedStrings) => Array.from({ length: s.count }, (_, k) => s.get(k));
+  await fc.assert(
+    fc.asyncProperty(
+      xmlArb,
+      mutationArb,
+      fc.constantFrom(4, 16, 1 << 20),
+      chunkArb,
+      async (xml, mutation, maxBytes, chunk) => {
+        const bytes = partBytes(xml, mutation);
+        const items = new SharedStringItems(maxBytes);
+        const reference = await parseXml(stream(chunked(bytes, chunk)), items).then(
+          () => ({ strings: strings(items.strings), error: null }),
+          (error: Error) => ({ strings: null, error: error.message }),
+        );
+        const ours = await readStringsPart(async () => stream(chunked(bytes, chunk)), maxBytes).then(
+          (s) => ({ strings: strings(s), error: null }),
+          (error: Error) => ({ strings: null, error: error.message }),
+        );
+        expect(ours).toEqual(reference);
+        if (await scanXml(stream([bytes]), new SharedStringItems(maxBytes))) scanned++;
+      },
+    ),
+    { numRuns: runs },
+  );
+  return scanned;
+}
+
 describe("the sheet scanner and saxes agree", () => {
   it("on worksheets, any chunking, before and after one byte changed", async () => {
     // the property says something of the scanner only if it reads many parts itself
@@ -188,32 +227,30 @@ describe("the sheet scanner and saxes agree", () => {
   );
 
   it("on shared strings parts, any chunking, before and after one byte changed", async () => {
-    let scanned = 0;
+    expect(await agreeOnStrings(sharedStringsXmlArb, byteMutationArb, 800)).toBeGreaterThan(800 / 8);
+  });
+
+  it("on shared strings as Excel writes them, read whole, when one byte of them is changed", async () => {
+    const changed = byteMutationArb.filter((m) => m !== null);
+    expect(await agreeOnStrings(excelSharedStringsXmlArb, changed, 800)).toBeGreaterThan(800 / 8);
+  });
+
+  // an item the scanner read whole is added at once (SharedStringItems.leaf): it must add what
+  // the calls one by one would have added, in parts the generators seldom make
+  it.each([
+    ["an item inside another", "<si><t>x</t><si><t>c</t></si><si><t>d</t></si></si>"],
+    [
+      "an item inside a phonetic run",
+      '<rPh sb="0" eb="1"><si><t>p</t></si><si><t>q</t></si><si><t>r</t></si></rPh>',
+    ],
+  ])("adds %s as the calls one by one do", async (_, items) => {
+    const xml = `<sst><si><t>a</t></si><si><t>b</t></si>${items}</sst>`;
     const strings = (s: SharedStrings) => Array.from({ length: s.count }, (_, k) => s.get(k));
-    await fc.assert(
-      fc.asyncProperty(
-        sharedStringsXmlArb,
-        byteMutationArb,
-        fc.constantFrom(4, 16, 1 << 20),
-        chunkArb,
-        async (xml, mutation, maxBytes, chunk) => {
-          const bytes = partBytes(xml, mutation);
-          const items = new SharedStringItems(maxBytes);
-          const reference = await parseXml(stream(chunked(bytes, chunk)), items).then(
-            () => ({ strings: strings(items.strings), error: null }),
-            (error: Error) => ({ strings: null, error: error.message }),
-          );
-          const ours = await readStringsPart(async () => stream(chunked(bytes, chunk)), maxBytes).then(
-            (s) => ({ strings: strings(s), error: null }),
-            (error: Error) => ({ strings: null, error: error.message }),
-          );
-          expect(ours).toEqual(reference);
-          if (await scanXml(stream([bytes]), new SharedStringItems(maxBytes))) scanned++;
-        },
-      ),
-      { numRuns: 800 },
-    );
-    expect(scanned).toBeGreaterThan(800 / 8);
+    const reference = new SharedStringItems(1 << 20);
+    await parseXml(stream([utf8(xml)]), reference);
+    expect(await scanXml(stream([utf8(xml)]), new SharedStringItems(1 << 20))).toBe(true);
+    const ours = await readStringsPart(async () => stream([utf8(xml)]), 1 << 20);
+    expect(strings(ours)).toEqual(strings(reference.strings));
   });
 
   it.each([
