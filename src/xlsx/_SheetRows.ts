@@ -296,12 +296,13 @@ export class SheetRows implements XmlHandler, ScanHandler {
     // a character is at most 3 UTF-8 bytes: they are counted only once the row could be too large
     const chars = this.#rowChars + text.length;
     if (chars * 3 > max) {
-      if (this.#rowBytes < 0) {
-        this.#rowBytes = this.#cells.reduce((sum, cell) => sum + utf8Length(cell), this.#rewritten);
-      }
+      const before =
+        this.#rowBytes >= 0
+          ? this.#rowBytes
+          : this.#cells.reduce((sum, cell) => sum + utf8Length(cell), this.#rewritten);
       const bytes = utf8Length(text);
-      if (this.#rowBytes + bytes > max) return bytes > max ? "cell" : "row";
-      this.#rowBytes += bytes;
+      if (before + bytes > max) return bytes > max ? "cell" : "row";
+      this.#rowBytes = before + bytes;
     }
     this.#rowChars = chars;
     return null;
