@@ -159,10 +159,7 @@ export class SheetRows implements XmlHandler, ScanHandler {
     if (whole < 0) return false;
     let text: string | null | undefined;
     if (type === S) text = this.#context.strings.get(whole);
-    else if (type === 0 || type === N) {
-      const isDate = this.#context.dateStyles[tag.number(Attribute.S) || 0];
-      text = (isDate && serialDate(whole, this.#context.date1904)) || String(whole);
-    }
+    else if (type === 0 || type === N) text = this.#wholeText(whole, tag.number(Attribute.S) || 0);
     if (typeof text !== "string" || this.#fit(text) !== null) return false;
     // what the calls would leave: the cell's type (a `<t>` after it looks at it), no text wanted
     this.#type = type === S ? "s" : "n";
@@ -336,16 +333,21 @@ export class SheetRows implements XmlHandler, ScanHandler {
       case "d":
         return /^\d{4}-\d{2}-\d{2}/.test(value.text) ? value.text.slice(0, 10) : value.text;
       default: {
-        const isDate = this.#context.dateStyles[this.#style];
         // the usual number, a whole one, read from its digits
         const whole = value.digits();
-        if (whole >= 0) return (isDate && serialDate(whole, this.#context.date1904)) || String(whole);
+        if (whole >= 0) return this.#wholeText(whole, this.#style);
+        const isDate = this.#context.dateStyles[this.#style];
         const text = value.text;
         if (isDate && text !== "")
           return serialDate(Number(text), this.#context.date1904) ?? numberText(text);
         return numberText(text);
       }
     }
+  }
+
+  /** A whole number's text in a cell of `style`: a date's YYYY-MM-DD, or its digits. */
+  #wholeText(whole: number, style: number): string {
+    return (this.#context.dateStyles[style] && serialDate(whole, this.#context.date1904)) || String(whole);
   }
 
   /** The shared string a cell's value is the index of; null after noting a problem. */
