@@ -5,6 +5,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { PartReader } from "../../src/xlsx/_readPart.js";
 import { SharedStrings } from "../../src/xlsx/_SharedStrings.js";
 import { type CellProblem, readSheet, type SheetContext, SheetRows } from "../../src/xlsx/_SheetRows.js";
 import { scanXml } from "../../src/xlsx/_scanXml.js";
@@ -50,6 +51,22 @@ function context(maxBytes: number, date1904: boolean): SheetContext {
   for (const s of STRINGS) strings.add(s);
   strings.add(null); // a string over the limit
   return { strings, dateStyles: [false, true, false, true], date1904, maxBytes };
+}
+
+/**
+ * What saxes and what readSheet (the scanner, and saxes where it leaves off) tell of the sheet
+ * `xml`, in chunks of `chunk` bytes (default: one), and which of the two read it for readSheet.
+ */
+async function bothReaders(xml: string, maxBytes: number, chunk = Number.POSITIVE_INFINITY) {
+  const bytes = utf8(xml);
+  const reference = await told((sink) =>
+    parseXml(stream(chunked(bytes, chunk)), new SheetRows(sink, context(maxBytes, false))),
+  );
+  let reader: PartReader | null = null;
+  const ours = await told(async (sink) => {
+    reader = await readSheet(async () => stream(chunked(bytes, chunk)), sink, context(maxBytes, false));
+  });
+  return { reference, ours, reader };
 }
 
 const contextArb = fc.record({
@@ -161,13 +178,8 @@ describe("the sheet scanner and saxes agree", () => {
   ])("refuses, as saxes does, a cell of the usual shape but for %s", async (_, cell) => {
     const usual = '<c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>';
     const xml = `<worksheet><sheetData><row r="1">${usual}${cell}</row></sheetData></worksheet>`;
-    const reference = await told((sink) =>
-      parseXml(stream([utf8(xml)]), new SheetRows(sink, context(1 << 20, false))),
-    );
+    const { reference, ours } = await bothReaders(xml, 1 << 20);
     expect(reference.error).not.toBeNull();
-    const ours = await told((sink) =>
-      readSheet(async () => stream([utf8(xml)]), sink, context(1 << 20, false)),
-    );
     expect(ours).toEqual(reference);
   });
 
@@ -198,14 +210,8 @@ describe("the sheet scanner and saxes agree", () => {
   ])("reads %s as the calls one by one do", async (_, row, maxBytes) => {
     const usual = '<row r="9"><c r="A9"><v>1</v></c><c r="B9"><v>2</v></c><c r="C9"><v>3</v></c></row>';
     const xml = `<worksheet><sheetData>${usual}${row}</sheetData></worksheet>`;
-    const reference = await told((sink) =>
-      parseXml(stream([utf8(xml)]), new SheetRows(sink, context(maxBytes, false))),
-    );
-    const ours = await told((sink) =>
-      readSheet(async () => stream([utf8(xml)]), sink, context(maxBytes, false)).then((reader) =>
-        expect(reader).toBe("scanned"),
-      ),
-    );
+    const { reference, ours, reader } = await bothReaders(xml, maxBytes);
+    expect(reader).toBe("scanned");
     expect(ours).toEqual(reference);
   });
 
@@ -214,14 +220,8 @@ describe("the sheet scanner and saxes agree", () => {
     async (chunk) => {
       // saxes finds the elements left open before it hands on the cell's text, which is too large
       const xml = `<worksheet><sheetData><row r="1"><c r="A1" t="str"><v>${"x".repeat(100)}`;
-      const bytes = utf8(xml);
-      const reference = await told((sink) =>
-        parseXml(stream(chunked(bytes, chunk)), new SheetRows(sink, context(64, false))),
-      );
+      const { reference, ours } = await bothReaders(xml, 64, chunk);
       expect(reference.error).toMatch(/unclosed/);
-      const ours = await told((sink) =>
-        readSheet(async () => stream(chunked(bytes, chunk)), sink, context(64, false)),
-      );
       expect(ours).toEqual(reference);
     },
   );
@@ -280,13 +280,8 @@ describe("the sheet scanner and saxes agree", () => {
     "refuses &%s; as saxes does: no entity, whatever JavaScript objects hold",
     async (name) => {
       const xml = `<worksheet><sheetData><row r="1"><c t="inlineStr"><is><t>a&${name};</t></is></c></row></sheetData></worksheet>`;
-      const reference = await told((sink) =>
-        parseXml(stream([utf8(xml)]), new SheetRows(sink, context(1 << 20, false))),
-      );
+      const { reference, ours } = await bothReaders(xml, 1 << 20);
       expect(reference.error).toMatch(/entity/);
-      const ours = await told((sink) =>
-        readSheet(async () => stream([utf8(xml)]), sink, context(1 << 20, false)),
-      );
       expect(ours).toEqual(reference);
     },
   );
