@@ -1,9 +1,10 @@
 // Who holds which license, as the rows say it, kept per license so that each license's users
-// can be read back together, in row order, after the last row. Binary records, one ByteLog per
-// license; past a memory budget the license holding the most goes to a temporary file.
+// can be read back together, in row order, after the last row. Binary records, one log per
+// license (IndexedLogs): past a memory budget the license holding the most goes to a
+// temporary file.
 
-import type { Buffer } from "../bytes/buffer.js";
-import { ByteLog, writeText, writeU32 } from "../spill/ByteLog.js";
+import { writeText, writeU32 } from "../spill/ByteLog.js";
+import { IndexedLogs } from "../spill/IndexedLogs.js";
 import { type CsvRecord, licenseUserRecord } from "./CsvRecord.js";
 
 /** One license user as its row gives it. */
@@ -15,43 +16,28 @@ export interface Assignment {
   offset: number;
 }
 
-// one log per license: small pages, so that many licenses do not hold many megabytes
-const LOG_PAGE = 128 * 1024;
-
 /** Assignments grouped by license index. */
 export class LicenseAssignments {
-  readonly #budget: number;
-  readonly #logs: ByteLog[] = [];
-  /** Pages written to the files, which every log fills again. */
-  readonly #free: Buffer[] = [];
+  readonly #logs: IndexedLogs;
   readonly #counts: number[] = [];
   readonly #kept: number[] = [];
-  #memoryBytes = 0;
 
   /** `budget`: bytes of assignments kept in memory before some go to temporary files. */
   constructor(budget = 4 * 1024 * 1024) {
-    this.#budget = budget;
+    this.#logs = new IndexedLogs(budget);
   }
 
   add(license: number, a: Assignment): void {
-    let log = this.#logs[license];
-    if (!log) {
-      log = new ByteLog(LOG_PAGE, this.#free);
-      this.#logs[license] = log;
-    }
-    const before = log.memoryBytes;
-    const { page, at } = log.reserve(18 + (a.licenseStatus.length + a.email.length) * 3);
+    const { page, at } = this.#logs.reserve(license, 18 + (a.licenseStatus.length + a.email.length) * 3);
     writeU32(page, at, a.row);
     writeU32(page, at + 4, a.line);
     page.writeDoubleLE(a.offset, at + 8);
     const s = writeText(page, at + 18, a.licenseStatus);
     page.writeUInt16LE(s, at + 16);
     const e = writeText(page, at + 18 + s, a.email);
-    log.commit(18 + s + e);
+    this.#logs.commit(license, 18 + s + e);
     this.skip(license);
     this.#kept[license] = (this.#kept[license] ?? 0) + 1;
-    this.#memoryBytes += log.memoryBytes - before;
-    if (this.#memoryBytes > this.#budget) this.#spillLargest();
   }
 
   /** Counts a user of `license` (`add` does, for one it keeps); one not kept comes before every kept one. */
@@ -66,7 +52,7 @@ export class LicenseAssignments {
 
   /** The users of `license`, in row order. */
   *of(license: number): Generator<Assignment> {
-    for (const { page, at, length } of this.#logs[license]?.records() ?? []) {
+    for (const { page, at, length } of this.#logs.log(license)?.records() ?? []) {
       const s = page.readUInt16LE(at + 16);
       yield {
         row: page.readUInt32LE(at),
@@ -91,21 +77,11 @@ export class LicenseAssignments {
   /** The kept users of every license, license by license (see `records`). */
   *allRecords(fields: Readonly<Record<string, string>>): Generator<CsvRecord> {
     for (let license = 0; license < this.#logs.length; license++)
-      if (this.#logs[license]) yield* this.records(license, fields);
+      if (this.#logs.log(license)) yield* this.records(license, fields);
   }
 
   /** Deletes the temporary files. */
   dispose(): void {
-    for (const log of this.#logs) log?.dispose();
-  }
-
-  #spillLargest(): void {
-    let largest: ByteLog | undefined;
-    for (const log of this.#logs)
-      if (log && (!largest || log.memoryBytes > largest.memoryBytes)) largest = log;
-    if (!largest) return;
-    const before = largest.memoryBytes;
-    largest.spill();
-    this.#memoryBytes -= before - largest.memoryBytes;
+    this.#logs.dispose();
   }
 }
