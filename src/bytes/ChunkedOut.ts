@@ -15,6 +15,7 @@ export class ChunkedOut {
   #parts: string[] = [];
   #length = 0;
   #buffer: Buffer | null = null;
+  #decoder: InstanceType<typeof TextDecoder> | null = null;
 
   constructor(out: TextOut) {
     this.#text = typeof out === "function" ? out : null;
@@ -34,6 +35,31 @@ export class ChunkedOut {
       if (this.#length >= CHUNK) this.flush();
       return;
     }
+    this.#parts.push(text);
+    this.#length += text.length;
+    if (this.#length >= CHUNK) this.flush();
+  }
+
+  /**
+   * Bytes already encoded as UTF-8, after what was written before. A sink of strings gets them
+   * decoded: the bytes given one call after another must hold whole characters by the time
+   * text is written again or the output flushed.
+   */
+  bytes(chunk: Uint8Array): void {
+    if (this.#bytes) {
+      if (this.#length + chunk.length > CHUNK * 2 || chunk.length > CHUNK) this.flush();
+      if (chunk.length > CHUNK) {
+        this.#bytes(chunk);
+        return;
+      }
+      this.#buffer ??= Buffer.allocUnsafe(CHUNK * 2);
+      this.#buffer.set(chunk, this.#length);
+      this.#length += chunk.length;
+      if (this.#length >= CHUNK) this.flush();
+      return;
+    }
+    this.#decoder ??= new TextDecoder();
+    const text = this.#decoder.decode(chunk, { stream: true });
     this.#parts.push(text);
     this.#length += text.length;
     if (this.#length >= CHUNK) this.flush();

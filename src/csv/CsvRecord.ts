@@ -71,8 +71,14 @@ export function licenseUserRecord(
   at: { row: number; line: number; offset: number },
   fields: Readonly<Record<string, string>>,
 ): CsvRecord {
-  const value: Record<string, unknown> = { email };
-  if (licenseStatus !== "") value.licenseStatus = licenseStatus;
+  const value = licenseUserValue(email, licenseStatus);
   const loc = { line: at.line, column: 1, offset: at.offset };
   return new CsvRecord("licenseUser", index, licenseIndex, value, { row: at.row, loc, fields });
+}
+
+/** The value of a license user as its row gives it: its email, and its license status when the row has one. */
+export function licenseUserValue(email: string, licenseStatus: string): Record<string, unknown> {
+  const value: Record<string, unknown> = { email };
+  if (licenseStatus !== "") value.licenseStatus = licenseStatus;
+  return value;
 }

@@ -2,6 +2,7 @@
 // before it (the JSON reader completes a license only at its end) wait in a spill list, so
 // that each license is written with its name first and memory stays bounded.
 
+import type { Buffer } from "../bytes/buffer.js";
 import { ChunkedOut } from "../bytes/ChunkedOut.js";
 import type { TextOut } from "../bytes/TextOut.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
@@ -13,6 +14,65 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 const json = (value: unknown) => JSON.stringify(value ?? null);
+
+/** What comes before each user of a license, on a line of its own: a comma too but before the first. */
+const LICENSE_USER_INDENT = "\n      ";
+
+/** Bytes enough for writeLicenseUserItem's text of `value`. */
+export function licenseUserItemBytes(value: Readonly<Record<string, string>>): number {
+  let n = LICENSE_USER_INDENT.length + 3; // the comma and the braces
+  // JSON text takes at most 6 bytes a UTF-16 unit (\u001f; a lone surrogate \udc00)
+  for (const key in value) n += 6 * (key.length + (value[key] as string).length) + 6;
+  return n;
+}
+
+/**
+ * Writes into `page` at `at` what JsonWriter writes for a license's user after its first: a
+ * comma, a new line and the indent, then `value` as JSON (JSON.stringify's text, its object's
+ * properties all strings: a license user as a CSV row gives it). The page has room for
+ * licenseUserItemBytes(value) bytes there. Returns the bytes written. Strings of printable
+ * ASCII without quotes or backslashes are copied byte by byte; any other value is
+ * JSON.stringify's (a native call per short string costs more than the copy).
+ */
+export function writeLicenseUserItem(
+  page: Buffer,
+  at: number,
+  value: Readonly<Record<string, string>>,
+): number {
+  let k = at;
+  page[k++] = 0x2c; // ,
+  for (let i = 0; i < LICENSE_USER_INDENT.length; i++) page[k++] = LICENSE_USER_INDENT.charCodeAt(i);
+  const start = k;
+  let next = 0x7b; // {, then a comma between properties
+  for (const key in value) {
+    page[k++] = next;
+    next = 0x2c;
+    k = plainString(page, k, key);
+    if (k < 0) break;
+    page[k++] = 0x3a; // :
+    k = plainString(page, k, value[key] as string);
+    if (k < 0) break;
+  }
+  if (k < 0) return start - at + page.write(JSON.stringify(value), start, "utf8");
+  if (next === 0x7b) page[k++] = next; // {}
+  page[k++] = 0x7d; // }
+  return k - at;
+}
+
+/**
+ * Writes `text` in quotes at `k` when JSON.stringify writes it so, byte for byte (printable
+ * ASCII, neither a quote nor a backslash); returns where it ends, or -1 when it is not such text.
+ */
+function plainString(page: Buffer, k: number, text: string): number {
+  page[k++] = 0x22;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return -1;
+    page[k++] = c;
+  }
+  page[k++] = 0x22;
+  return k;
+}
 
 /** A DocumentWriter producing JSON text; it takes values as read (anything JSON.stringify takes). */
 export class JsonWriter implements DocumentWriter {
@@ -68,6 +128,24 @@ export class JsonWriter implements DocumentWriter {
     }
   }
 
+  /**
+   * `count` users of the license open last (`licenseIndex`: the last license given), given as
+   * their items: the bytes writeLicenseUserItem writes for each, one after another, in chunks
+   * cut anywhere. What `licenseUser` writes for them one at a time.
+   */
+  licenseUserItems(licenseIndex: number, count: number, items: Iterable<Uint8Array>): void {
+    if (count === 0) return;
+    if (licenseIndex !== this.#open)
+      throw new Error("JsonWriter: license users' items for a license not open");
+    let first = this.#openUsers === 0; // a license's first user has no comma before it
+    for (const chunk of items) {
+      if (chunk.length === 0) continue;
+      this.#out.bytes(first ? chunk.subarray(1) : chunk);
+      first = false;
+    }
+    this.#openUsers += count;
+  }
+
   end(): void {
     this.#closeLicense();
     this.#leave();
@@ -83,7 +161,7 @@ export class JsonWriter implements DocumentWriter {
   }
 
   #licenseUser(text: string): void {
-    this.#out.write(`${this.#openUsers++ === 0 ? "\n" : ",\n"}      ${text}`);
+    this.#out.write(`${this.#openUsers++ === 0 ? "" : ","}${LICENSE_USER_INDENT}${text}`);
   }
 
   #item(text: string): void {

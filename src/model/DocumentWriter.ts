@@ -29,6 +29,12 @@ export interface DocumentWriter<V extends DocumentValues = DocumentValues> {
   license: (index: number, value: V["license"], userCount: number) => void;
   /** A user of license `licenseIndex`; `afterUsers` when every user of the file came before. */
   licenseUser: (licenseIndex: number, value: V["licenseUser"], afterUsers: boolean) => void;
+  /**
+   * When the writer writes JSON as read (JsonWriter): `count` users of the license given last
+   * at once, as the bytes of its items (JsonWriter.licenseUserItems), in place of as many
+   * licenseUser calls.
+   */
+  licenseUserItems?: (licenseIndex: number, count: number, items: Iterable<Uint8Array>) => void;
   /** After the last piece. */
   end: () => void;
 }

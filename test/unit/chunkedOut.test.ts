@@ -1,6 +1,7 @@
 // The writers' chunked output: bytes encoded straight into a buffer write exactly what the
 // string sink receives, encoded — whatever the mix of pieces (non-Latin-1, astral, pieces
-// larger than a chunk) and however they fall across chunk boundaries.
+// larger than a chunk) and however they fall across chunk boundaries; bytes given as they are
+// come out where they were given, in both sinks, cut anywhere between the texts.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -32,6 +33,58 @@ describe("ChunkedOut", () => {
         bytes.flush();
         expect(Buffer.concat(chunks).toString("utf8")).toBe(text);
         expect(chunks.every((c) => c.length > 0)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("puts bytes given as they are where they were given, cut anywhere, in a byte sink and a string sink", () => {
+    const piece = fc.oneof(
+      fc.record({ text: fc.string({ unit: "grapheme", maxLength: 40 }) }),
+      fc.record({ text: fc.constantFrom("a".repeat(70_000), "ễ".repeat(30_000)) }),
+      // a text given as its UTF-8 bytes, in pieces cut at any byte
+      fc.record({
+        bytes: fc.oneof(fc.string({ unit: "grapheme", maxLength: 60 }), fc.constant("𝄞é".repeat(40_000))),
+        cuts: fc.array(fc.nat(), { maxLength: 4 }),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        let expected = "";
+        let text = "";
+        const strings = new ChunkedOut((s) => {
+          text += s;
+        });
+        const chunks: Uint8Array[] = [];
+        const bytes = new ChunkedOut({
+          bytes: (chunk) => {
+            chunks.push(Uint8Array.from(chunk));
+          },
+        });
+        for (const p of pieces) {
+          if ("text" in p) {
+            expected += p.text;
+            strings.write(p.text);
+            bytes.write(p.text);
+            continue;
+          }
+          expected += p.bytes;
+          const all = Buffer.from(p.bytes);
+          const cuts = [...new Set(p.cuts.map((c) => c % (all.length + 1)))].sort((a, b) => a - b);
+          let from = 0;
+          for (const to of [...cuts, all.length]) {
+            // a piece given is not kept: its memory is used again after the call
+            const part = Buffer.from(all.subarray(from, to));
+            strings.bytes(part);
+            bytes.bytes(part);
+            part.fill(0);
+            from = to;
+          }
+        }
+        strings.flush();
+        bytes.flush();
+        expect(text).toBe(expected);
+        expect(Buffer.concat(chunks).toString("utf8")).toBe(expected);
       }),
       { numRuns: 300 },
     );
