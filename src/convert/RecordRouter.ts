@@ -21,6 +21,11 @@ import { SpillList } from "../spill/SpillList.js";
 /** Hands a pass's records to a writer: `end()` after the last, `dispose()` always. */
 export interface RecordRouter {
   record(record: DataRecord): void;
+  /**
+   * Where a license's users may go at once as the JSON writer's items (PassOptions), when the
+   * writer takes values as read so; null otherwise.
+   */
+  readonly licenseUserItems: ((license: number, count: number, items: Iterable<Uint8Array>) => void) | null;
   /** After the last record: what was held back, then the writer's end. */
   end(): void;
   /** Deletes temporary files of an abandoned pass. */
@@ -31,8 +36,14 @@ export interface RecordRouter {
 export class AsReadRouter implements RecordRouter {
   readonly #writer: DocumentWriter;
 
+  readonly licenseUserItems: RecordRouter["licenseUserItems"];
+
   constructor(writer: DocumentWriter) {
     this.#writer = writer;
+    const items = writer.licenseUserItems;
+    this.licenseUserItems = items
+      ? (license, count, bytes) => items.call(writer, license, count, bytes)
+      : null;
   }
 
   record(record: DataRecord): void {
@@ -60,6 +71,8 @@ export class NormalizingRouter implements RecordRouter {
   /** Deleted users' emails (about 18 MB in the hash table, the rest in compact runs). */
   readonly #deleted = new FingerprintSet(1024 * 1024);
   #held: SpillList<Held> | null = null;
+  /** A normalised license user is no longer as read. */
+  readonly licenseUserItems = null;
 
   constructor(writer: DocumentWriter<NormalizedValues>, prices: PriceConverter) {
     this.#writer = writer;

@@ -92,7 +92,10 @@ async function pass(
   router: RecordRouter,
 ): Promise<Report> {
   try {
-    const { report } = await runPass(source, normalized, { tap: (record) => router.record(record) });
+    const { report } = await runPass(source, normalized, {
+      tap: (record) => router.record(record),
+      licenseUserItems: router.licenseUserItems,
+    });
     router.end();
     return report;
   } finally {

@@ -45,6 +45,8 @@ export class CsvAssembler implements CsvSink {
   readonly #rowSchema = getValidators().csvRow;
   /** Where license users are checked, when they are split with the parsing thread. */
   readonly #checks: LicenseUserCheck | null;
+  /** Whether license users are kept here (not when the parsing thread renders them all). */
+  readonly #keeps: boolean;
   #cells: HeaderCells | null = null;
 
   /**
@@ -54,15 +56,19 @@ export class CsvAssembler implements CsvSink {
    * threads: the parsing thread checks the users of every other license (`checkedByParser`),
    * which are only counted here, and `checks` this thread's (as their rows come, or, kept,
    * after the last row: `checkLicenseUsers`); `end` is told where each license's go.
+   * `keeps`: false when the parsing thread checks and renders every license user (a
+   * conversion to JSON): they are only counted here.
    */
   constructor(
     sink: RecordSink,
     users: UserNumbers = new EmailNumbers(),
     checks: LicenseUserCheck | null = null,
+    keeps = true,
   ) {
     this.#sink = sink;
     this.#users = users;
     this.#checks = checks;
+    this.#keeps = keeps;
   }
 
   header(header: CsvHeader): void {
@@ -91,6 +97,10 @@ export class CsvAssembler implements CsvSink {
     for (const name of cells.licenseNames(licenseCell)) {
       const license = this.#license(row, name, cells);
       if (email === "") continue;
+      if (!this.#keeps) {
+        this.#assignments.skip(license.index);
+        continue;
+      }
       if (this.#checks) {
         if (checkedByParser(license.index)) this.#assignments.skip(license.index);
         else
@@ -136,12 +146,13 @@ export class CsvAssembler implements CsvSink {
    * After the last row: each license, then its users (unless reading stopped on a fatal
    * problem). `checked` (in a split pass) is told of each license's users, in their place,
    * instead; when they were all checked on the parsing thread (the assembler has no `checks`
-   * then, and keeps them all), they go on to `handOn` after that, unchecked here.
+   * then), they go on to `handOn` after that, unchecked here: the `count` users of
+   * `license`, `records` those kept here (none when it `keeps` none).
    */
   end(
     stopped: boolean,
     checked?: (license: number, count: number) => void,
-    handOn?: (record: CsvRecord) => void,
+    handOn?: (license: number, count: number, records: Iterable<CsvRecord>) => void,
   ): void {
     try {
       if (stopped || !this.#cells) return;
@@ -161,8 +172,7 @@ export class CsvAssembler implements CsvSink {
         if (this.#checks || handOn) {
           if (!checked) throw new Error("CsvAssembler: where the checked license users go is not given");
           checked(license.index, count);
-          if (handOn)
-            for (const record of this.#assignments.records(license.index, licenseUserFields)) handOn(record);
+          handOn?.(license.index, count, this.#assignments.records(license.index, licenseUserFields));
           continue;
         }
         for (const record of this.#assignments.records(license.index, licenseUserFields)) this.#emit(record);
@@ -192,7 +202,7 @@ export class CsvAssembler implements CsvSink {
         // an export has a row a user: a second is a duplicate, whatever its spelling; with a
         // Licenses column its licenses still count, as the parsing thread counts them
         this.#duplicate(row, user, email, cells);
-        return cells.dialect;
+        return cells.laterRowsHoldLicenses;
       }
       if (!this.#sameSpelling(row, user, email, cells)) return false;
       this.#conflicts(row, user, cells);

@@ -3,7 +3,9 @@
 // its user's number, and whether the row defines that user. The emails are kept here. When
 // asked, the users of every other license too (checkedByParser), numbered as the assembler
 // numbers them (licenses in the order their names first appear): checked here as their rows
-// come, or kept and checked after the last row, while the assembler's thread checks the rest.
+// come, or kept and checked after the last row, while the assembler's thread checks the rest;
+// or of every license, and then each may also be told to whoever renders them (a conversion
+// to JSON: see runPass).
 
 import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
@@ -29,6 +31,9 @@ export interface LicenseUserCheck {
   check(record: CsvRecord): void;
 }
 
+/** Told of a license user (`license`: its index) as its row gives it. */
+export type LicenseUserEach = (license: number, email: string, licenseStatus: string) => void;
+
 /** A CSV sink (behind a CsvRows) that numbers each row's user; call `dispose()` at the end. */
 export class RowUsers implements CsvSink {
   // this thread allocates little, so its garbage waits: the emails' runs reuse their arrays
@@ -39,6 +44,8 @@ export class RowUsers implements CsvSink {
   #assignments: LicenseAssignments | null;
   /** Whether this thread checks the users of every license, not of every other one. */
   readonly #all: boolean;
+  /** With `all`: told of every license user as its row comes. */
+  readonly #each: LicenseUserEach | null;
   #gaveUp = false;
   readonly #licenses = new Map<string, number>();
   #cells: HeaderCells | null = null;
@@ -48,15 +55,19 @@ export class RowUsers implements CsvSink {
    * `checks`: where the users of this thread's licenses are checked, when they are: those of
    * every other license (`checkedByParser`), or with `all`, of every license, as long as the
    * checks take them as their rows come (see `gaveUp`).
+   * `each`: with `all`, told of every license user as its row comes; the checks then never give
+   * up: those they do not take as their rows come are kept, and checked after the last row.
    */
   constructor(
     told: (user: number, isNew: boolean) => void,
     checks: LicenseUserCheck | null = null,
     all = false,
+    each: LicenseUserEach | null = null,
   ) {
     this.#told = told;
     this.#checks = checks;
     this.#all = all;
+    this.#each = all ? each : null;
     this.#assignments = checks ? new LicenseAssignments() : null;
   }
 
@@ -70,7 +81,11 @@ export class RowUsers implements CsvSink {
     const licenseCell = cells.licenseCell(row);
     const status = cells.cell(row, "licenseStatus");
     if (!cells.isRow(row, email, licenseCell, status)) return;
-    if (email !== "") this.#told(this.#numbers.user(email), this.#numbers.isNew);
+    if (email !== "") {
+      this.#told(this.#numbers.user(email), this.#numbers.isNew);
+      // the assembler takes no licenses from such a row (and numbers none it names)
+      if (!this.#numbers.isNew && !cells.laterRowsHoldLicenses) return;
+    }
     const assignments = this.#assignments;
     if (licenseCell === "" || !assignments) return;
     for (const name of cells.licenseNames(licenseCell)) {
@@ -81,11 +96,13 @@ export class RowUsers implements CsvSink {
       }
       if (email === "" || !(this.#all || checkedByParser(license))) continue;
       const checks = this.#checks as LicenseUserCheck;
-      if (this.#all && !checks.takesAnyOrder) {
+      if (this.#all && !this.#each && !checks.takesAnyOrder) {
         this.#giveUp();
         return;
       }
-      checkOrKeep(checks, assignments, license, email, cells.status(status), row, cells);
+      const licenseStatus = cells.status(status);
+      this.#each?.(license, email, licenseStatus);
+      checkOrKeep(checks, assignments, license, email, licenseStatus, row, cells);
     }
   }
 

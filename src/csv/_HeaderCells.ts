@@ -40,6 +40,15 @@ export class HeaderCells {
     this.licenseUserFields = { email: name("email"), licenseStatus: name("licenseStatus") };
   }
 
+  /**
+   * Whether a later row of a known user names licenses of the user: not in an export of a row a
+   * user (`oneRowPerUser`), where such a row is a duplicate, unless its Licenses column (the
+   * dialect) lists them.
+   */
+  get laterRowsHoldLicenses(): boolean {
+    return !this.header.oneRowPerUser || this.dialect;
+  }
+
   /** The cell of `key` in `row` ("" when the header has no such column), formula escape undone. */
   cell(row: CsvRow, key: ColumnKey): string {
     const i = this.header.index[key];

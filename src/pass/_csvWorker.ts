@@ -16,6 +16,7 @@ import { RowUsers } from "../csv/RowUsers.js";
 import type { SourceLocation } from "../report/Finding.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
 import { LicenseUserChecks } from "./_licenseUserChecks.js";
+import { type RenderedLicenses, RenderedLicenseUsers } from "./_renderedLicenseUsers.js";
 import { SharedFlight } from "./_sharedFlight.js";
 
 /** The next bytes of the file, and whether they are the last; or the end of the pass. */
@@ -27,6 +28,8 @@ export type CsvWorkerMessage = { bytes: Uint8Array; close: boolean } | { dispose
  */
 export interface CheckedLicenseUsers {
   licenseUsers: (CollectedFindings | undefined)[] | null;
+  /** With `render`: every license's users as JsonWriter writes them. */
+  rendered: RenderedLicenses | null;
 }
 
 /**
@@ -65,7 +68,7 @@ export interface CsvWorkerData {
    * Whether it checks the users of every other license (or with `all`, of every license): the
    * report's limits, and how many as their rows come.
    */
-  licenseUsers: { limits: CollectorOptions; asRowsCome: number; all: boolean } | null;
+  licenseUsers: { limits: CollectorOptions; asRowsCome: number; all: boolean; render: boolean } | null;
 }
 
 const { file, options, limits, licenseUsers } = workerData as CsvWorkerData;
@@ -74,7 +77,14 @@ const main: MessagePort = parentPort;
 
 const writer = new RowBatchWriter();
 let checks = licenseUsers ? new LicenseUserChecks(licenseUsers.limits, licenseUsers.asRowsCome) : null;
-const users = new RowUsers((user, isNew) => writer.user(user, isNew), checks, licenseUsers?.all);
+// with `render` (a conversion to JSON), every license user as JsonWriter writes it (`all` too)
+const rendered = licenseUsers?.render ? new RenderedLicenseUsers() : null;
+const users = new RowUsers(
+  (user, isNew) => writer.user(user, isNew),
+  checks,
+  licenseUsers?.all,
+  rendered && ((license, email, licenseStatus) => rendered.add(license, email, licenseStatus)),
+);
 
 const rows = new CsvRows(users, limits, options.delimiter);
 const both: RawRecordSink = {
@@ -111,7 +121,10 @@ function step(bytes: Uint8Array, close: boolean, read?: number): void {
   if (licenseUsers) {
     const checking = checks;
     if (checking) users.checkLicenseUsers((record) => checking.check(record));
-    main.postMessage({ licenseUsers: checking?.end() ?? null } satisfies CheckedLicenseUsers);
+    main.postMessage({
+      licenseUsers: checking?.end() ?? null,
+      rendered: rendered?.handOver() ?? null,
+    } satisfies CheckedLicenseUsers);
   }
   users.dispose();
 }
@@ -142,6 +155,7 @@ main.on("message", (message: CsvWorkerMessage) => {
   if ("dispose" in message) {
     users.dispose();
     checks?.dispose();
+    rendered?.dispose();
     process.exit(0);
   }
   step(message.bytes, message.close);

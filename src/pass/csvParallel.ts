@@ -8,7 +8,9 @@
 // wanted, the worker also checks the users of every other license (this thread the rest), the
 // first as their rows come, the others after the last row, at the same time as this thread,
 // and sends their findings by license. When the records are written too, the worker checks
-// the users of every license as their rows come, unless there are too many (see runPass.ts).
+// the users of every license as their rows come, unless there are too many (see runPass.ts);
+// converting to JSON as read, it also renders them as the JSON writer writes them, and hands
+// them over in a file after the last row (_renderedLicenseUsers.ts).
 // Two cores are what this machine class has: a second parsing thread only fights the calling
 // one for a core.
 
@@ -19,6 +21,7 @@ import type { CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
 import { CsvStart } from "../csv/CsvStart.js";
 import { type BatchUsers, replayRows } from "../csv/RowBatch.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
+import { type SpillFile, takeSpill } from "../spill/spill.js";
 import type {
   CheckedLicenseUsers,
   CsvWorkerBatch,
@@ -28,6 +31,7 @@ import type {
 } from "./_csvWorker.js";
 import { Flow } from "./_flow.js";
 import { posted } from "./_posted.js";
+import type { RenderedLicenses } from "./_renderedLicenseUsers.js";
 import { SharedFlight } from "./_sharedFlight.js";
 import { WORKER_SCRIPTS } from "./_workers.js";
 
@@ -48,6 +52,11 @@ export interface CsvReadResult {
    * (not when it was to check all of them and gave up).
    */
   licenseUsers: (CollectedFindings | undefined)[] | null;
+  /**
+   * When the worker rendered the license users (`render`) and reading was not stopped: the file
+   * of their items, this thread's to close, and where each license's are in it.
+   */
+  rendered: { file: SpillFile; ranges: RenderedLicenses["ranges"] } | null;
 }
 
 /**
@@ -71,6 +80,8 @@ export async function csvParallel(
     limits: CollectorOptions;
     asRowsCome: number;
     all: boolean;
+    /** With `all`: the worker renders every license user as JsonWriter writes it. */
+    render: boolean;
     checkHere: () => void;
   } | null = null,
   chunkSize?: number,
@@ -141,9 +152,15 @@ export async function csvParallel(
     replay(waiting.shift() as CsvWorkerBatch);
     if (waiting.length > 0) setImmediate(takeOne);
   };
+  let rendered: CsvReadResult["rendered"] = null;
+  const dropRendered = () => rendered?.file.close(); // when it does not reach the caller
   const received = (message: CsvWorkerBatch | CheckedLicenseUsers) => {
-    if ("licenseUsers" in message) checked(message);
-    else if (message.read === undefined) replay(message);
+    if ("licenseUsers" in message) {
+      // the rendered users' file is this thread's from here on (deleted at exit too)
+      if (message.rendered)
+        rendered = { file: takeSpill(message.rendered.folder), ranges: message.rendered.ranges };
+      checked(message);
+    } else if (message.read === undefined) replay(message);
     else if (waiting.push(message) === 1) setImmediate(takeOne);
   };
   const send = (bytes: Uint8Array, close: boolean) => {
@@ -181,6 +198,7 @@ export async function csvParallel(
           limits: licenseUsers.limits,
           asRowsCome: licenseUsers.asRowsCome,
           all: licenseUsers.all,
+          render: licenseUsers.render,
         },
       } satisfies CsvWorkerData,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
@@ -218,8 +236,11 @@ export async function csvParallel(
       licenseUsers.checkHere();
       found = (await flow.or(licenseUsersChecked)).licenseUsers;
     }
-    return { bytes, stopped: stopped(), licenseUsers: found };
+    const result = { bytes, stopped: stopped(), licenseUsers: found, rendered };
+    rendered = null; // the caller's now
+    return result;
   } finally {
+    dropRendered();
     flight?.stop();
     if (worker) await closeWorker(worker);
   }

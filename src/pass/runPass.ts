@@ -13,8 +13,9 @@ import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import type { CollectedFindings } from "../report/ReportCollector.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
+import { renderedItems } from "./_renderedLicenseUsers.js";
 import { workerAvailable } from "./_workers.js";
-import { csvParallel } from "./csvParallel.js";
+import { type CsvReadResult, csvParallel } from "./csvParallel.js";
 import { jsonParallel } from "./jsonParallel.js";
 import { OnePass } from "./OnePass.js";
 import type { NormalizedValidateOptions } from "./options.js";
@@ -42,6 +43,12 @@ export interface PassOptions {
   asRowsCome?: number;
   /** The size of the chunks a JSON or CSV file is read in on a worker (tests make it small). */
   chunkSize?: number;
+  /**
+   * Where a CSV file's license users may go as JsonWriter's items (JsonWriter.licenseUserItems),
+   * license by license after the license's record, instead of as records through the tap: a
+   * conversion to JSON as read. Its parsing thread then renders them as their rows come.
+   */
+  licenseUserItems?: ((license: number, count: number, items: Iterable<Uint8Array>) => void) | null;
 }
 
 /** Below this size a second thread costs more than it saves. */
@@ -101,23 +108,29 @@ async function passOver(
     // they outnumber what both threads would check as their rows come: then the parsing
     // thread gives up, and they are checked here as in one thread.
     const limits = { maxErrors: options.maxErrors, strict: options.strict };
+    // Converting to JSON as read, the parsing thread also renders them as the JSON writer writes
+    // them, checks them all (what it does not take as their rows come, after the last row), and
+    // they are only counted here.
     const all = tap !== null;
+    const items = all ? (pass.licenseUserItems ?? null) : null;
     const asRowsCome = pass.asRowsCome ?? AS_ROWS_COME;
     const here = all ? null : new LicenseUserChecks(limits, asRowsCome);
-    const assembler = new CsvAssembler(core.sink, users, here);
+    const assembler = new CsvAssembler(core.sink, users, here, items === null);
     let checkedHere: (CollectedFindings | undefined)[] = [];
     const split = {
       limits,
       asRowsCome: all ? 2 * asRowsCome : asRowsCome,
       all,
+      render: items !== null,
       checkHere: () => {
         if (!here) return;
         assembler.checkLicenseUsers((record) => here.check(record));
         checkedHere = here.end();
       },
     };
+    let read: CsvReadResult | null = null;
     try {
-      const read = await csvParallel(
+      read = await csvParallel(
         source,
         assembler,
         users,
@@ -127,19 +140,28 @@ async function passOver(
         split,
         pass.chunkSize,
       );
-      if (all && read.licenseUsers === null) assembler.end(read.stopped);
+      const { licenseUsers: found, rendered } = read;
+      if (items && !read.stopped && !(found && rendered))
+        throw new Error("the parsing thread did not render the license users"); // a bug
+      if (all && found === null) assembler.end(read.stopped);
       else
         assembler.end(
           read.stopped,
           (license, count) =>
             core.checkedLicenseUsers(
               count,
-              all || checkedByParser(license) ? read.licenseUsers?.[license] : checkedHere[license],
+              all || checkedByParser(license) ? found?.[license] : checkedHere[license],
             ),
-          all ? (record) => core.handOn(record) : undefined,
+          all
+            ? (license, count, records) => {
+                if (items && rendered) items(license, count, renderedUsers(rendered, license, count));
+                else for (const record of records) core.handOn(record);
+              }
+            : undefined,
         );
       return { report: core.end(read.stopped, read.bytes), threads };
     } finally {
+      read?.rendered?.file.close();
       here?.dispose();
       assembler.dispose();
       core.dispose();
@@ -179,6 +201,18 @@ async function passOver(
   } finally {
     one.dispose();
   }
+}
+
+/** The items of the `count` users of `license` the parsing thread rendered. */
+function renderedUsers(
+  rendered: NonNullable<CsvReadResult["rendered"]>,
+  license: number,
+  count: number,
+): Iterable<Uint8Array> {
+  const range = rendered.ranges[license] ?? [0, 0, 0];
+  if (range[2] !== count)
+    throw new Error(`the parsing thread rendered ${range[2]} users of license ${license}, not ${count}`); // a bug
+  return renderedItems(rendered.file, range);
 }
 
 // the worker scripts are built next to this module (dist/)

@@ -88,6 +88,38 @@ function comparable(report: library.Report) {
   return { ...report, stats: { ...report.stats, durationMs: 0, bytes: fatal ? 0 : report.stats.bytes } };
 }
 
+/**
+ * `bytes` converted to JSON as read by a pass on `threads` (its license users rendered on the
+ * parsing thread on two), in chunks of `size`: the report and the JSON.
+ */
+async function convertedOn(
+  threads: "one" | "csv-worker",
+  bytes: Uint8Array,
+  size: number,
+  options: ValidateOptions,
+  asRowsCome?: number,
+): Promise<{ report: library.Report; text: string }> {
+  let text = "";
+  const router = new AsReadRouter(
+    new library.JsonWriter((s) => {
+      text += s;
+    }),
+  );
+  const result = await runPass(
+    streamSource(stream(chunked(bytes, size))),
+    normalizeValidateOptions({ ...options, parallel: threads !== "one" }),
+    {
+      workers,
+      tap: (record) => router.record(record),
+      licenseUserItems: router.licenseUserItems,
+      ...(asRowsCome === undefined ? {} : { asRowsCome }),
+    },
+  );
+  expect(result.threads).toBe(threads);
+  router.end();
+  return { report: result.report, text };
+}
+
 /** What two passes hand on, each through its own tap (`tap(0)`, `tap(1)`). */
 type Tap = (record: library.DataRecord) => void;
 
@@ -357,6 +389,12 @@ describe("parallel validation", { timeout: 120_000 }, () => {
                 },
               ),
           );
+          // converting to JSON as read: the parsing thread renders the license users, checks
+          // them all (the rest after the last row) and never gives up; the same JSON
+          const converted = await convertedOn("csv-worker", bytes, size, options, asRowsCome);
+          const one = await convertedOn("one", bytes, size, options);
+          expect(comparable(converted.report)).toEqual(comparable(one.report));
+          expect(converted.text).toBe(one.text);
         },
       ),
       { numRuns: 100 },
