@@ -37,7 +37,8 @@ export type LicenseUserEach = (license: number, email: string, licenseStatus: st
 /** A CSV sink (behind a CsvRows) that numbers each row's user; call `dispose()` at the end. */
 export class RowUsers implements CsvSink {
   // this thread allocates little, so its garbage waits: the emails' runs reuse their arrays
-  readonly #numbers = new EmailNumbers();
+  /** The users' emails, let go after the last row (checkLicenseUsers). */
+  #numbers: EmailNumbers | null = new EmailNumbers();
   readonly #told: (user: number, isNew: boolean) => void;
   /** Where the users of this thread's licenses are checked, and those kept meanwhile. */
   #checks: LicenseUserCheck | null;
@@ -82,9 +83,10 @@ export class RowUsers implements CsvSink {
     const status = cells.cell(row, "licenseStatus");
     if (!cells.isRow(row, email, licenseCell, status)) return;
     if (email !== "") {
-      this.#told(this.#numbers.user(email), this.#numbers.isNew);
+      const numbers = this.#numbers as EmailNumbers;
+      this.#told(numbers.user(email), numbers.isNew);
       // the assembler takes no licenses from such a row (and numbers none it names)
-      if (!this.#numbers.isNew && !cells.laterRowsHoldLicenses) return;
+      if (!numbers.isNew && !cells.laterRowsHoldLicenses) return;
     }
     const assignments = this.#assignments;
     if (licenseCell === "" || !assignments) return;
@@ -121,8 +123,13 @@ export class RowUsers implements CsvSink {
     this.#assignments = null;
   }
 
-  /** After the last row: the kept users of this thread's licenses, license by license. */
+  /**
+   * After the last row: the kept users of this thread's licenses, license by license. The
+   * users' emails are let go first (on a large file, the most this thread holds).
+   */
   checkLicenseUsers(check: (record: CsvRecord) => void): void {
+    this.#numbers?.dispose();
+    this.#numbers = null;
     if (!this.#assignments || !this.#cells) return;
     for (const record of this.#assignments.allRecords(this.#cells.licenseUserFields)) check(record);
   }
@@ -131,7 +138,7 @@ export class RowUsers implements CsvSink {
 
   /** Deletes temporary files. */
   dispose(): void {
-    this.#numbers.dispose();
+    this.#numbers?.dispose();
     this.#assignments?.dispose();
   }
 }
