@@ -51,6 +51,16 @@ export interface PassOptions {
   licenseUserItems?: ((license: number, count: number, items: Iterable<Uint8Array>) => void) | null;
 }
 
+/**
+ * The largest CSV file whose license users its parsing thread renders for a conversion to JSON
+ * (a stream, of unknown size, too). Past a million license users (about 115 MB of an HR
+ * export), it checks the rest after the last row while the calling thread waits, holding what
+ * checking the first million took meanwhile: on a 1 GB file of 9.65 M users, a convert peaked
+ * at 308 MB so, 281–293 MB with the calling thread checking them all after the last row, as
+ * one thread does, the parsing thread giving up.
+ */
+const RENDER_UP_TO = 256 * 1024 * 1024;
+
 /** Below this size a second thread costs more than it saves. */
 export const PARALLEL_FROM = 8 * 1024 * 1024;
 
@@ -110,9 +120,10 @@ async function passOver(
     const limits = { maxErrors: options.maxErrors, strict: options.strict };
     // Converting to JSON as read, the parsing thread also renders them as the JSON writer writes
     // them, checks them all (what it does not take as their rows come, after the last row), and
-    // they are only counted here.
+    // they are only counted here; unless the file is so large that they most likely outnumber
+    // what it takes as their rows come (see RENDER_UP_TO).
     const all = tap !== null;
-    const items = all ? (pass.licenseUserItems ?? null) : null;
+    const items = all && (source.size ?? 0) <= RENDER_UP_TO ? (pass.licenseUserItems ?? null) : null;
     const asRowsCome = pass.asRowsCome ?? AS_ROWS_COME;
     const here = all ? null : new LicenseUserChecks(limits, asRowsCome);
     const assembler = new CsvAssembler(core.sink, users, here, items === null);
