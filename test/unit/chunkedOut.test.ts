@@ -7,6 +7,21 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ChunkedOut } from "../../src/bytes/ChunkedOut.js";
 
+/** A ChunkedOut over a sink of strings and one over a sink of bytes, and what each received. */
+function twoSinks() {
+  let text = "";
+  const strings = new ChunkedOut((s) => {
+    text += s;
+  });
+  const chunks: Uint8Array[] = [];
+  const bytes = new ChunkedOut({
+    bytes: (chunk) => {
+      chunks.push(Uint8Array.from(chunk)); // its memory is used again after the call
+    },
+  });
+  return { strings, bytes, text: () => text, chunks };
+}
+
 describe("ChunkedOut", () => {
   it("gives a byte sink the UTF-8 of what a string sink gets", () => {
     const piece = fc.oneof(
@@ -15,23 +30,14 @@ describe("ChunkedOut", () => {
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 80 }), (pieces) => {
-        let text = "";
-        const strings = new ChunkedOut((s) => {
-          text += s;
-        });
-        const chunks: Uint8Array[] = [];
-        const bytes = new ChunkedOut({
-          bytes: (chunk) => {
-            chunks.push(Uint8Array.from(chunk)); // its memory is used again after the call
-          },
-        });
+        const { strings, bytes, text, chunks } = twoSinks();
         for (const p of pieces) {
           strings.write(p);
           bytes.write(p);
         }
         strings.flush();
         bytes.flush();
-        expect(Buffer.concat(chunks).toString("utf8")).toBe(text);
+        expect(Buffer.concat(chunks).toString("utf8")).toBe(text());
         expect(chunks.every((c) => c.length > 0)).toBe(true);
       }),
       { numRuns: 300 },
@@ -51,16 +57,7 @@ describe("ChunkedOut", () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
         let expected = "";
-        let text = "";
-        const strings = new ChunkedOut((s) => {
-          text += s;
-        });
-        const chunks: Uint8Array[] = [];
-        const bytes = new ChunkedOut({
-          bytes: (chunk) => {
-            chunks.push(Uint8Array.from(chunk));
-          },
-        });
+        const { strings, bytes, text, chunks } = twoSinks();
         for (const p of pieces) {
           if ("text" in p) {
             expected += p.text;
@@ -83,7 +80,7 @@ describe("ChunkedOut", () => {
         }
         strings.flush();
         bytes.flush();
-        expect(text).toBe(expected);
+        expect(text()).toBe(expected);
         expect(Buffer.concat(chunks).toString("utf8")).toBe(expected);
       }),
       { numRuns: 300 },
