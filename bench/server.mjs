@@ -74,7 +74,10 @@ export async function loadCampaigns(url, { connections = 32, seconds = 10 } = {}
   };
 }
 
-/** Uploads `path` (three steps), syncs it and measures the sync: seconds, and the server's peak RSS. */
+/**
+ * Uploads `path` (three steps), syncs it and measures the sync: seconds, the server's peak RSS,
+ * and its RSS just before the sync (`before`: what the server holds idle, the database included).
+ */
 export async function syncFile(url, pid, path) {
   const auth = { authorization: `Bearer ${KEYS[0]}` };
   const json = async (method, route, body) => {
@@ -106,16 +109,20 @@ export async function syncFile(url, pid, path) {
     createReadStream(path).pipe(put);
   });
   const { id } = await json("POST", "/v1.0/files", { path: target.filePath, type: "customIntegrationData" });
-  let peak = 0;
+  const status = (field) => {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  };
+  const before = status("VmRSS");
+  let peak = status("VmHWM");
   const poll = setInterval(() => {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    if (m) peak = Number(m[1]) * 1024;
+    peak = Math.max(peak, status("VmHWM"));
   }, 50);
   const started = process.hrtime.bigint();
   try {
     const summary = await json("PUT", "/v1.0/services/sync/custom", { idFile: id, idAppAccount: 1 });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    return { seconds, rss: peak, summary };
+    return { seconds, rss: Math.max(peak, status("VmHWM")), before, summary };
   } finally {
     clearInterval(poll);
   }
