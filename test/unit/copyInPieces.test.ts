@@ -1,0 +1,71 @@
+// The embedded database's COPY pieces: each statement gets whole lines, and the statements in
+// turn get every line of the table's COPY text once, in order — whatever the lines' lengths
+// (shorter than a piece, across two pieces, longer than a piece). The stand-in for the database
+// keeps a copy of each piece, as the database's thread gets one.
+
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { NormalizedUser } from "../../src/model/normalize.js";
+import { CopyTextRows, copyInPieces } from "../../src/server/repositories/_copy.js";
+
+/** A megabyte: what a piece reads at most. */
+const PIECE = 1 << 20;
+
+/** Syncs `names` as users through the pieces; resolves to the pieces the database was sent. */
+async function piecesOf(names: readonly string[]): Promise<string[]> {
+  const pieces: string[] = [];
+  const rows = new CopyTextRows(
+    copyInPieces({
+      async copyFrom(sql, bytes) {
+        expect(sql).toMatch(/^COPY account_\w+ \(.*\) FROM '\/dev\/blob'$/);
+        pieces.push(Buffer.from(bytes).toString("utf8"));
+        await new Promise((resolve) => setImmediate(resolve)); // the database takes its time
+        return bytes.filter((b) => b === 0x0a).length;
+      },
+    }),
+    7,
+    "USD",
+  );
+  try {
+    for (const [i, name] of names.entries()) {
+      const user: NormalizedUser = { email: `u${i}@example.com`, firstName: name, status: "active" };
+      rows.user(user);
+    }
+    await rows.load();
+  } finally {
+    rows.dispose();
+  }
+  return pieces;
+}
+
+const line = (name: string, i: number) =>
+  `7\t${i}\tu${i}@example.com\t\\N\t${name}\t\\N\tactive\t\\N\t\\N\t\\N\n`;
+
+describe("copyInPieces", () => {
+  it("sends every line once, in order, a piece of whole lines at a time, whatever their lengths", async () => {
+    // lengths around the piece's size: a line across two pieces, one longer than a piece
+    const length = fc.oneof(
+      fc.integer({ min: 0, max: 300 }),
+      fc.integer({ min: PIECE - 200, max: PIECE + 200 }),
+      fc.integer({ min: 2 * PIECE, max: 3 * PIECE }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(length, fc.constantFrom("a", "é", "\t")), { maxLength: 8 }),
+        fc.integer({ min: 0, max: 3000 }),
+        async (long, many) => {
+          // many short users (pieces cut inside a line), then the long ones
+          const names = [
+            ...Array.from({ length: many }, (_, i) => `name ${"x".repeat(i % 500)}`),
+            ...long.map(([n, c]) => c.repeat(n)),
+          ];
+          const pieces = await piecesOf(names);
+          for (const piece of pieces) expect(piece.endsWith("\n")).toBe(true);
+          const escaped = names.map((n) => n.replaceAll("\t", "\\t"));
+          expect(pieces.join("")).toBe(escaped.map(line).join(""));
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+});
