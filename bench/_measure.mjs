@@ -37,12 +37,19 @@ export async function measureNode(script, args, { cwd } = {}) {
 export async function measureProgram(command, args, { cwd, stdout } = {}) {
   let peak = null;
   const result = await run(command, args, { cwd, env: process.env, stdout }, (pid) => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (m) peak = Number(m[1]) * 1024;
-    } catch {}
+    peak = procStatus(pid, "VmHWM") ?? peak;
   });
   return { ...result, rss: peak };
+}
+
+/** A memory field of process `pid`'s /proc status (VmRSS, VmHWM…) in bytes; null once it has gone. */
+export function procStatus(pid, field) {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
 }
 
 function run(command, args, { stdout, ...options }, poll) {

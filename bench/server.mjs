@@ -3,13 +3,14 @@
 // against `syncfile serve` running as its own process, as a user runs it.
 
 import { spawn } from "node:child_process";
-import { createReadStream, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createReadStream, mkdtempSync, rmSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import autocannon from "autocannon";
 import pg from "pg";
+import { procStatus } from "./_measure.mjs";
 
 export const KEYS = Array.from({ length: 500 }, (_, i) => `bench-key-${i}`);
 
@@ -109,10 +110,7 @@ export async function syncFile(url, pid, path) {
     createReadStream(path).pipe(put);
   });
   const { id } = await json("POST", "/v1.0/files", { path: target.filePath, type: "customIntegrationData" });
-  const status = (field) => {
-    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
-  };
+  const status = (field) => procStatus(pid, field) ?? 0;
   const before = status("VmRSS");
   let peak = status("VmHWM");
   const poll = setInterval(() => {
