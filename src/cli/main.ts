@@ -6,6 +6,7 @@ import packageJson from "../../package.json" with { type: "json" };
 import { ApiError } from "../client/ApiError.js";
 import { ConnectionError } from "../client/ConnectionError.js";
 import { formatText } from "../report/formatText.js";
+import { redactText } from "../text/redact.js";
 import { describeIoError, OutputError, streamName, useColor, writeOut } from "./_io.js";
 import { convertCommand } from "./convertCommand.js";
 import { diffCommand } from "./diffCommand.js";
@@ -91,6 +92,17 @@ export async function main(argv: readonly string[]): Promise<number> {
     return EXIT.internal;
   }
 }
+
+// Everything said on standard error — messages, warnings, progress, commander's usage errors —
+// passes the one redaction (text/redact.ts) on its way out: a credential that reached a message
+// (a URL's password, a proxy's, a key the client was given) is never shown. Standard output
+// carries results (reports, documents) and is left as it is written.
+const writeError = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
+  (writeError as (...args: unknown[]) => boolean)(
+    typeof chunk === "string" ? redactText(chunk) : chunk,
+    ...rest,
+  )) as typeof process.stderr.write;
 
 // A pipe's or a terminal's failure to take what was written comes as an event, after the write:
 // a closed pipe (syncfile … | head) is not an error; any other ends the command as an output it

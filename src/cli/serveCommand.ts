@@ -6,6 +6,7 @@
 
 import { Command, InvalidArgumentError, Option } from "commander";
 import { LOG_LEVELS, type LogLevel, publicUrlOf, type SyncfileServer } from "../server/options.js";
+import { redactUrl } from "../text/redact.js";
 import { describeIoError, wholeNumber } from "./_io.js";
 import { readRates } from "./_rates.js";
 import { parseDuration } from "./_remote.js";
@@ -222,7 +223,7 @@ async function runServe(flags: ServeFlags): Promise<number> {
   // the SDK's nine lines on Node 20 speak of its releases after 2026, not of the one installed
   if (storage) process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
-  const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError, redact }] = await Promise.all([
+  const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError }] = await Promise.all([
     import("../server/createServer.js"),
     import("../server/seed.js"),
     import("../server/ApiKeys.js"),
@@ -281,8 +282,8 @@ async function runServe(flags: ServeFlags): Promise<number> {
   }
   const where =
     (database || storage
-      ? `metadata in ${database ? redact(database) : flags.data}, files in ${server.storage}`
-      : `data in ${flags.data}`) + (redis ? `, rate limits in ${redact(redis)}` : "");
+      ? `metadata in ${database ? redactUrl(database) : flags.data}, files in ${server.storage}`
+      : `data in ${flags.data}`) + (redis ? `, rate limits in ${redactUrl(redis)}` : "");
   process.stderr.write(
     `syncfile serve: listening on ${server.url} (${where})\n` +
       `  the page: ${server.url}/ (check, convert and push a file in the browser)\n` +

@@ -7,6 +7,7 @@ import type { Agent } from "node:http";
 import { HttpProxyAgent } from "http-proxy-agent";
 import { HttpsProxyAgent } from "https-proxy-agent";
 import { getProxyForUrl } from "proxy-from-env";
+import { addSecretsOf, redactUrl } from "../text/redact.js";
 
 const agents = new Map<string, Agent>();
 
@@ -17,12 +18,13 @@ export function proxyAgentFor(url: URL): Agent | undefined {
   const key = `${url.protocol} ${proxy}`;
   let agent = agents.get(key);
   if (agent === undefined) {
+    addSecretsOf(proxy.includes("://") ? proxy : `http://${proxy}`);
     let target: URL;
     try {
       target = new URL(proxy.includes("://") ? proxy : `http://${proxy}`);
     } catch {
       throw new ProxyError(
-        `the proxy ${JSON.stringify(proxy)} of the environment (${variableFor(url)}) is not a URL such as http://proxy.example.com:3128`,
+        `the proxy ${JSON.stringify(redactUrl(proxy.includes("://") ? proxy : `http://${proxy}`))} of the environment (${variableFor(url)}) is not a URL such as http://proxy.example.com:3128`,
       );
     }
     agent =

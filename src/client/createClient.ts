@@ -31,6 +31,7 @@ import {
   readUploadParameters,
 } from "../http/tolerant.js";
 import { type SyncWaiting, whileSyncRuns } from "../http/whileSyncRuns.js";
+import { addSecret, addSecretsOf, redactUrl } from "../text/redact.js";
 import {
   type CallOptions,
   Exchange,
@@ -223,16 +224,21 @@ class HttpClient implements Client {
   readonly #exchange: Exchange;
 
   constructor(options: ClientOptions) {
+    // whatever quotes them later (an error, a log line) says *** instead
+    addSecret(options.apiKey);
+    addSecretsOf(options.baseUrl);
     let base: URL;
     try {
       base = new URL(options.baseUrl);
     } catch {
       throw new TypeError(
-        `the base URL must be an http(s) URL such as https://api.example.com, got "${options.baseUrl}"`,
+        `the base URL must be an http(s) URL such as https://api.example.com, got "${redactUrl(options.baseUrl)}"`,
       );
     }
     if (base.protocol !== "http:" && base.protocol !== "https:") {
-      throw new TypeError(`the base URL must start with http:// or https://, got "${options.baseUrl}"`);
+      throw new TypeError(
+        `the base URL must start with http:// or https://, got "${redactUrl(options.baseUrl)}"`,
+      );
     }
     if (!/^[\x21-\x7e]+$/.test(options.apiKey ?? "")) {
       throw new TypeError(

@@ -5,8 +5,9 @@
 import { randomUUID } from "node:crypto";
 import type { Ajv } from "ajv";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
+import { redactUrl } from "../text/redact.js";
 import type { ApiKeys } from "./ApiKeys.js";
-import { acceptedRequestId, redactUrl } from "./log.js";
+import { acceptedRequestId } from "./log.js";
 import authentication from "./plugins/authentication.js";
 import bodyTimeouts, { type BodyTimeouts } from "./plugins/bodyTimeouts.js";
 import errors from "./plugins/errors.js";

@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { currencyOf } from "../model/money.js";
+import { addSecret, addSecretsOf } from "../text/redact.js";
 import { AccessReviews } from "./AccessReviews.js";
 import { ApiKeys } from "./ApiKeys.js";
 import { BODY_TIMEOUTS, buildApp } from "./app.js";
@@ -25,6 +26,10 @@ import type { DependencyLog } from "./Unavailable.js";
 
 /** Starts a server. */
 export async function createServer(options: ServerOptions): Promise<SyncfileServer> {
+  // whatever quotes them later (a driver's error, a log line) says *** instead
+  for (const url of [options.database, options.redis, options.storage]) addSecretsOf(url);
+  addSecret(process.env.AWS_SECRET_ACCESS_KEY);
+  addSecret(process.env.AWS_SESSION_TOKEN);
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   const clock = options.clock ?? Date.now;

@@ -5,13 +5,18 @@
 
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
+import { redactText } from "../../text/redact.js";
 import { badRequest, HttpError, show } from "../HttpError.js";
 import { RETRY_AFTER_SECONDS, Unavailable } from "../Unavailable.js";
 
-/** Sends `error` as the response: its status, headers and JSON body (a 5xx's with the request id). */
+/**
+ * Sends `error` as the response: its status, headers and JSON body (a 5xx's with the request id),
+ * its message redacted (text/redact.ts): a dependency's error may quote what configured it.
+ */
 export function send(reply: FastifyReply, error: HttpError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
-  const body = error.statusCode >= 500 ? { ...error.body(), requestId: reply.request.id } : error.body();
+  const said = { ...error.body(), message: redactText(error.message) };
+  const body = error.statusCode >= 500 ? { ...said, requestId: reply.request.id } : said;
   return reply.code(error.statusCode).type("application/json; charset=utf-8").send(body);
 }
 

@@ -35,17 +35,6 @@ export class DatabaseError extends Error {
   override readonly name = "DatabaseError";
 }
 
-/** A server's URL (PostgreSQL, Redis) without its password, for messages. */
-export function redact(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(not a URL)";
-  }
-}
-
 // small caches: the operating system caches the files too, and a local server should stay light
 const SETTINGS = ["shared_buffers = 32MB", "wal_buffers = 2MB"];
 const INT8 = 20;

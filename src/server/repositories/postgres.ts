@@ -8,13 +8,14 @@
 import pg from "pg";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
+import { redactUrl } from "../../text/redact.js";
 import { type DependencyLog, DependencyWatch, socketFault } from "../Unavailable.js";
 import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { CopyTextRows, copyOnConnections } from "./_copy.js";
 import { FILES_PIN, FILES_UPLOADER, SCHEMA, SYNC_HISTORY } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
-import { DatabaseError, type Queryable, redact, type Sql, TYPES } from "./Database.js";
+import { DatabaseError, type Queryable, type Sql, TYPES } from "./Database.js";
 import { SqlFilesRepository } from "./files.js";
 import { SqlSyncsRepository } from "./syncs.js";
 import type { RateLimitsRepository, Repositories, SyncRows } from "./types.js";
@@ -47,7 +48,7 @@ export class PgDatabase implements Sql {
   readonly watch: DependencyWatch;
 
   constructor(url: string, log?: DependencyLog) {
-    this.watch = new DependencyWatch(`the database ${redact(url)}`, log);
+    this.watch = new DependencyWatch(`the database ${redactUrl(url)}`, log);
     this.pool = new pg.Pool({
       connectionString: url,
       max: 10,
@@ -298,7 +299,7 @@ export async function openPostgres(url: string, log?: DependencyLog): Promise<Re
   } catch (error) {
     await db.close().catch(() => {});
     const reason = (error as Error).message || (error as { code?: string }).code || String(error);
-    throw new DatabaseError(`cannot use the database ${redact(url)}: ${reason}`);
+    throw new DatabaseError(`cannot use the database ${redactUrl(url)}: ${reason}`);
   }
 }
 

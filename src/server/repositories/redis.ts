@@ -7,8 +7,9 @@ import { randomBytes } from "node:crypto";
 import { createClient } from "redis";
 import { RATE_WINDOW_MS } from "../../http/operations.js";
 import type { WindowState } from "../../http/SlidingWindow.js";
+import { redactUrl } from "../../text/redact.js";
 import { type DependencyLog, DependencyWatch } from "../Unavailable.js";
-import { DatabaseError, redact } from "./Database.js";
+import { DatabaseError } from "./Database.js";
 import type { RateLimitsRepository } from "./types.js";
 
 // KEYS[1]: the window's set; ARGV: now, window (ms), the limit, a unique member for this call.
@@ -52,7 +53,7 @@ export class RedisRateLimits implements RateLimitsRepository {
 
   private constructor(client: ReturnType<typeof redisClient>, url: string, log?: DependencyLog) {
     this.#client = client;
-    this.#watch = new DependencyWatch(`Redis at ${redact(url)}`, log);
+    this.#watch = new DependencyWatch(`Redis at ${redactUrl(url)}`, log);
   }
 
   /** Connects to the Redis server at `url` (redis://…); refused in one sentence when it does not answer. */
@@ -68,7 +69,7 @@ export class RedisRateLimits implements RateLimitsRepository {
     } catch (error) {
       client.destroy();
       const reason = (error as Error).message || (error as { code?: string }).code || String(error);
-      throw new DatabaseError(`cannot use Redis at ${redact(url)}: ${reason}`);
+      throw new DatabaseError(`cannot use Redis at ${redactUrl(url)}: ${reason}`);
     }
     return new RedisRateLimits(client, url, log);
   }

@@ -5,6 +5,7 @@
 
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { redactText } from "../../text/redact.js";
 import { HttpError } from "../HttpError.js";
 import type { Metrics } from "../metrics.js";
 import { describeError, Unavailable } from "../Unavailable.js";
@@ -132,7 +133,8 @@ async function bounded(check: () => Promise<void>): Promise<string> {
     return await Promise.race([
       check().then(
         () => "ok",
-        (error: unknown) => (error instanceof Unavailable ? error.reason : describeError(error)),
+        // a dependency's error may quote what configured it
+        (error: unknown) => redactText(error instanceof Unavailable ? error.reason : describeError(error)),
       ),
       late,
     ]);
