@@ -7,6 +7,7 @@ import { ApiError } from "../client/ApiError.js";
 import { ConnectionError } from "../client/ConnectionError.js";
 import { formatText } from "../report/formatText.js";
 import { redactText } from "../text/redact.js";
+import { neutralizeCommands } from "../text/workflowCommands.js";
 import { describeIoError, OutputError, streamName, useColor, writeOut } from "./_io.js";
 import { convertCommand } from "./convertCommand.js";
 import { diffCommand } from "./diffCommand.js";
@@ -95,12 +96,13 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 // Everything said on standard error — messages, warnings, progress, commander's usage errors —
 // passes the one redaction (text/redact.ts) on its way out: a credential that reached a message
-// (a URL's password, a proxy's, a key the client was given) is never shown. Standard output
-// carries results (reports, documents) and is left as it is written.
+// (a URL's password, a proxy's, a key the client was given) is never shown; nor does a line that
+// a file's name starts begin a CI runner's command (text/workflowCommands.ts). Standard output
+// carries results (reports, documents) and is left as each format writes it.
 const writeError = process.stderr.write.bind(process.stderr);
 process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
   (writeError as (...args: unknown[]) => boolean)(
-    typeof chunk === "string" ? redactText(chunk) : chunk,
+    typeof chunk === "string" ? neutralizeCommands(redactText(chunk)) : chunk,
     ...rest,
   )) as typeof process.stderr.write;
 

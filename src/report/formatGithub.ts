@@ -1,5 +1,10 @@
 // GitHub Actions workflow commands: one annotation per finding, shown on the file in a PR.
+// The runner obeys any line of a step's output that begins (after spaces) with `::` or `##[`,
+// and a file's name or a value is the file's author's to choose: every line is escaped as the
+// runner reads it (`%`, CR, LF; in a property also `:` and `,`), so that the only commands in
+// the output are the annotations written here.
 
+import { neutralizeCommands } from "../text/workflowCommands.js";
 import type { Finding } from "./Finding.js";
 import type { Report } from "./Report.js";
 
@@ -27,7 +32,14 @@ function summaryLine(report: Report): string {
   const n = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
   const output = report.output;
   const wrote = !output ? "" : output.written ? `; wrote ${output.file ?? "stdout"}` : "; nothing written";
-  return `${report.file ?? "stdin"}: ${report.valid ? "valid" : "invalid"} (${n(error, "error")}, ${n(warning, "warning")}${more})${wrote}`;
+  return plainLine(
+    `${report.file ?? "stdin"}: ${report.valid ? "valid" : "invalid"} (${n(error, "error")}, ${n(warning, "warning")}${more})${wrote}`,
+  );
+}
+
+/** `text` as one line that the runner shows and does not obey. */
+function plainLine(text: string): string {
+  return neutralizeCommands(escapeData(text));
 }
 
 function escapeData(s: string): string {

@@ -71,6 +71,20 @@ describe("syncfile validate", () => {
     expect(r.stdout.split("\n")[0]).toMatch(/^::error file=.*,line=4,col=16,title=user\.email\.format::/);
   });
 
+  it("writes no workflow command that a file's name makes, on standard output or error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-github-"));
+    const named = join(dir, "users\n::error title=x::y.json");
+    writeFileSync(named, '{"users":[{"email":"a@b.co"}]}');
+    const missing = join(dir, "gone\n::add-mask::secret\n::stop-commands::x.json");
+    const r = await runCli(["validate", named, missing, "--format", "github"]);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain("valid (0 errors, 0 warnings)");
+    expect(r.stderr).toContain("gone");
+    for (const line of `${r.stdout}\n${r.stderr}`.split(/\r\n|\r|\n/)) {
+      expect(line, JSON.stringify(line)).not.toMatch(/^\s*(::|##\[)/);
+    }
+  });
+
   it("makes warnings fail with --strict", async () => {
     const file = "fixtures/invalid/user.property.unknown.json";
     expect((await runCli(["validate", file])).code).toBe(0);
