@@ -230,6 +230,31 @@ describe("POST /v1.0/files/upload", () => {
         typeof message === "string" ? message : expect.stringMatching(message),
       ]);
     }
+    // a form the parser cannot read: cut off before its closing boundary, or with no boundary
+    const cutOff = [
+      "--XYZ",
+      'Content-Disposition: form-data; name="type"',
+      "",
+      "customIntegrationData",
+      "--XYZ",
+      'Content-Disposition: form-data; name="file"; filename="users.json"',
+      "Content-Type: application/json",
+      "",
+      '{"users":[',
+    ].join("\r\n");
+    for (const [contentType, body] of [
+      ["multipart/form-data; boundary=XYZ", cutOff],
+      ["multipart/form-data", "abc"],
+    ] as const) {
+      const broken = await call(base, "POST", "/v1.0/files/upload", {
+        body,
+        headers: { "content-type": contentType },
+      });
+      expect([broken.status, broken.body.message], contentType).toEqual([
+        400,
+        expect.stringMatching(/^the form cannot be read \(.+\): send a complete multipart\/form-data form/),
+      ]);
+    }
     const notAForm = await call(base, "POST", "/v1.0/files/upload", { json: { type: "attachment" } });
     expect(notAForm.status).toBe(400);
     expect(notAForm.body.message).toMatch(
@@ -256,6 +281,21 @@ describe("GET /v1.0/files/url with a file type", () => {
     const got = await download(registered.body.id as number);
     expect(got.type).toMatch(/^application\/json/);
     expect(Buffer.compare(got.bytes, json)).toBe(0);
+    // the official CLI's flow of the service's articles: the file type sent as the Content-Type
+    // of the PUT, which is no media type; object storage takes it as any other
+    const asArticles = await call(base, "GET", "/v1.0/files/url?name=users.json&type=customIntegrationData");
+    const typed = asArticles.body.uploadFileParameters as { url: string; filePath: string };
+    const putTyped = await fetch(typed.url, {
+      method: "PUT",
+      headers: { "content-type": "customIntegrationData" },
+      body: json,
+    });
+    expect([putTyped.status, await putTyped.text()]).toEqual([200, ""]);
+    const registeredTyped = await call(base, "POST", "/v1.0/files", {
+      json: { path: typed.filePath, type: "customIntegrationData" },
+    });
+    expect(registeredTyped.status).toBe(200);
+    expect(Buffer.compare((await download(registeredTyped.body.id as number)).bytes, json)).toBe(0);
     // a content type still binds the URL to it (s3rver, the tests' bucket, checks no signed header)
     if (STORAGE === "disk") {
       const typed = await call(base, "GET", "/v1.0/files/url?name=users.json&type=application/json");

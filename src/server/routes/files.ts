@@ -257,6 +257,11 @@ function formRefusal(error: unknown): unknown {
     case "FST_INVALID_MULTIPART_CONTENT_TYPE":
       return badRequest(`the body must be a multipart/form-data form: ${FORM_EXAMPLE}`);
     default:
-      return error;
+      // ours, or the parser's word on a form it cannot read (no boundary, cut off before its
+      // closing boundary, a malformed part): nothing but the form is read in the loop
+      if (error instanceof HttpError) return error;
+      return badRequest(
+        `the form cannot be read (${(error as Error).message}): send a complete multipart/form-data form with its boundary, as ${FORM_EXAMPLE} does`,
+      );
   }
 }

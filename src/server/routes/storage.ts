@@ -2,6 +2,7 @@
 // URL's signature alone (no API key), in a context of their own whose bodies are not parsed.
 // With a bucket there are none: the presigned URLs point at the bucket.
 
+import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { HttpError, show, tooLarge } from "../HttpError.js";
@@ -16,6 +17,16 @@ export async function storageRoutes(
   if (!(blobs instanceof BlobStore)) return;
   storage.removeAllContentTypeParsers();
   storage.addContentTypeParser("*", (_request, payload, done) => done(null, payload));
+  // object storage takes any Content-Type header, as a bucket does: the service's own articles
+  // PUT with `Content-Type: customIntegrationData`, which is no media type; fastify refuses such
+  // a header before any parser sees it, so the header as sent is kept aside and what fastify
+  // reads is a type it takes (the body is not parsed here anyway)
+  storage.addHook("onRequest", async (request) => {
+    const sent = request.headers["content-type"];
+    if (sent === undefined) return;
+    sentTypes.set(request.raw, sent);
+    request.headers["content-type"] = "application/octet-stream";
+  });
   // not in the OpenAPI document: the URLs are given, not built
   // an upload may take as long as it keeps coming (plugins/bodyTimeouts.ts)
   storage.put(
@@ -23,7 +34,7 @@ export async function storageRoutes(
     { schema: { hide: true }, config: { steadyBody: true } },
     async (request, reply) => {
       const { path, params } = storageRequest(request);
-      const contentType = request.headers["content-type"] ?? null;
+      const contentType = sentTypes.get(request.raw) ?? null;
       const verdict = blobs.verify("PUT", path, params, contentType, clock());
       if (verdict !== "ok") throw storageRefusal(verdict, params, contentType);
       const declared = Number(request.headers["content-length"] ?? Number.NaN);
@@ -64,6 +75,9 @@ export async function storageRoutes(
     return reply.send(await blobs.read(path));
   });
 }
+
+/** The Content-Type header of each storage request, as it was sent. */
+const sentTypes = new WeakMap<IncomingMessage, string>();
 
 function storageRequest(request: FastifyRequest): {
   path: string;
