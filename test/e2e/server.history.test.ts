@@ -185,7 +185,20 @@ describe("an app account's history", async () => {
     expect(kind.body.message).toMatch(/^kind must be one of user\.added, user\.removed, /);
     const after = await call(base, "GET", `/v1.0/appAccounts/7/syncs/${idSync}/changes?after=x`);
     expect(after.status).toBe(400);
-    expect(after.body.message).toMatch(/^after must be a whole number of at least 1/);
+    expect(after.body.message).toMatch(/^after must be a whole number from 1 to 2147483647/);
+    // the database keeps a change's place as an int: past it is refused, not a 500
+    for (const [value, status] of [
+      ["2147483648", 400],
+      ["99999999999999", 400],
+      ["2147483647", 200],
+    ] as const) {
+      const far = await call(base, "GET", `/v1.0/appAccounts/7/syncs/${idSync}/changes?after=${value}`);
+      expect([far.status, far.body.message], value).toEqual([
+        status,
+        status === 400 ? 'after must be a whole number from 1 to 2147483647, got "' + value + '"' : undefined,
+      ]);
+      if (status === 200) expect(far.body.changes).toEqual([]);
+    }
 
     // an invalid file is never compared: its sync is in the list, without changes
     const invalid = await sync(base, 7, { users: [{ email: "not an email" }] });

@@ -18,6 +18,33 @@ export const idText = (name: string): Schema => ({
   "x-message": `${name} must be a whole number of at least 1`,
 });
 
+/** The largest value of the database's int columns. */
+export const INT32_MAX = 2_147_483_647;
+// 1 to 2147483647 in digits: fewer than ten digits, or ten that stay at or under it place by place
+const UP_TO_INT32 = [
+  "[1-9]\\d{0,8}",
+  "1\\d{9}",
+  "20\\d{8}",
+  "21[0-3]\\d{7}",
+  "214[0-6]\\d{6}",
+  "2147[0-3]\\d{5}",
+  "21474[0-7]\\d{4}",
+  "214748[0-2]\\d{3}",
+  "2147483[0-5]\\d{2}",
+  "21474836[0-3]\\d",
+  "214748364[0-7]",
+].join("|");
+
+/**
+ * A position in a query that the database keeps as a 32-bit int (a change's place in its sync):
+ * 1 to 2147483647, so that a larger one is refused here rather than overflowing a statement.
+ */
+export const positionText = (name: string): Schema => ({
+  type: "string",
+  pattern: `^(?:${UP_TO_INT32})$`,
+  "x-message": `${name} must be a whole number from 1 to ${INT32_MAX}`,
+});
+
 /** An id in a JSON body: a number or a string of digits, at least 1. */
 export const idValue = (name: string): Schema => ({
   anyOf: [

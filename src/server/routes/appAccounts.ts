@@ -12,7 +12,7 @@ import {
 } from "../../http/operations.js";
 import { badRequest, HttpError } from "../HttpError.js";
 import { route, type ServerContext } from "./_context.js";
-import { cursor, idText, limit1000, offset, parameters } from "./_schemas.js";
+import { cursor, idText, limit1000, offset, parameters, positionText } from "./_schemas.js";
 
 /**
  * The deepest offset answered: the database counts the rows before a page, so one at millions
@@ -27,7 +27,7 @@ const ACCOUNT_SYNC = parameters({ id: idText("id"), syncId: idText("syncId") }, 
 const SYNCS_PAGE = parameters({ limit: limit1000, after: idText("after") });
 const CHANGES_PAGE = parameters({
   limit: limit1000,
-  after: idText("after"),
+  after: positionText("after"),
   kind: {
     type: "string",
     enum: [...CHANGE_KINDS],
