@@ -3,8 +3,16 @@
 
 import { findNodeAtLocation, type ParseError, parseTree, printParseErrorCode } from "jsonc-parser";
 import { pointerSegments } from "../text/pointer.js";
+import { nestingPast } from "./_nestingPast.js";
 import { mappingProblems } from "./checkMapping.js";
 import type { MappingDocument } from "./MappingDocument.js";
+
+/**
+ * How deep a mapping's arrays and objects may nest before the text is parsed. A mapping needs 4
+ * (status.values.Active's object); the bound leaves room for the schema to say what is wrong
+ * with a little more, and keeps jsonc-parser, which recurses once a level, far from the stack's end.
+ */
+const MAX_NESTING = 16;
 
 /** A problem of a mapping document, where it is. */
 export interface MappingDocumentProblem {
@@ -27,13 +35,18 @@ export class MappingError extends Error {
 
 /** The mapping in `text` (from `file`, for messages); throws a MappingError saying what is wrong where. */
 export function readMapping(text: string, file: string): MappingDocument {
-  const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   const at = (offset: number) => {
     const before = text.slice(0, offset);
     const line = before.split("\n").length;
     return { line, column: offset - before.lastIndexOf("\n") };
   };
+  const tooDeep = nestingPast(text, MAX_NESTING);
+  if (tooDeep !== null) {
+    const message = `arrays and objects nested more than ${MAX_NESTING} deep: a mapping nests them 4 deep at most`;
+    throw new MappingError(file, [{ ...at(tooDeep), pointer: "", message }]);
+  }
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
   if (errors.length > 0 || tree === undefined) {
     const first = errors[0];
     const where = at(first?.offset ?? 0);

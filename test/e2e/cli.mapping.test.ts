@@ -109,6 +109,17 @@ describe("--profile and --mapping", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^syncfile: cannot read the mapping .*none\.json: /);
   });
+
+  // issue 48: 5,000 nested arrays overflowed the JSON parser's stack, an internal error (4)
+  it("say a mapping nested thousands deep is a mistake at its place, not an internal error", async () => {
+    const mapping = join(work, "deep.json");
+    writeFileSync(mapping, `${"[".repeat(5000)}${"]".repeat(5000)}`);
+    const r = await runCli(["validate", fixture("exports/okta.csv"), "--mapping", mapping]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(
+      `syncfile: the mapping ${mapping} cannot be used:\n${mapping}:1:17: error: arrays and objects nested more than 16 deep: a mapping nests them 4 deep at most\n`,
+    );
+  });
 });
 
 describe("syncfile mapping suggest", () => {
