@@ -98,12 +98,15 @@ export async function inputOptions(flags: ReportFlags): Promise<InputOptions> {
     ...(flags.inputFormat ? { format: flags.inputFormat } : {}),
     ...(flags.sheet !== undefined ? { sheet: flags.sheet } : {}),
     ...(flags.profile !== undefined ? { profile: flags.profile } : {}),
-    ...(flags.mapping !== undefined ? { mapping: await mappingFile(flags.mapping) } : {}),
+    ...(flags.mapping !== undefined ? { mapping: await mappingFile(flags.mapping, flags.maxErrors) } : {}),
   };
 }
 
-/** The mapping document in `file`; what is wrong with it, where, as a UsageError. */
-async function mappingFile(file: string): Promise<MappingDocument> {
+/**
+ * The mapping document in `file`; what is wrong with it, where, as a UsageError listing as many
+ * mistakes as --max-errors lists errors (one at least: the mapping cannot be used, and says why).
+ */
+async function mappingFile(file: string, maxErrors: number): Promise<MappingDocument> {
   // loaded here: a run without a mapping loads no JSON parser that keeps places
   const { MappingError, readMapping } = await import("../mapping/readMapping.js");
   let text: string;
@@ -113,10 +116,12 @@ async function mappingFile(file: string): Promise<MappingDocument> {
     throw new UsageError(`cannot read the mapping ${file}: ${describeIoError(error)}`);
   }
   try {
-    return readMapping(text, file);
+    return readMapping(text, file, { maxProblems: Math.max(1, maxErrors) });
   } catch (error) {
     if (!(error instanceof MappingError)) throw error;
     const lines = error.problems.map((p) => `${file}:${p.line}:${p.column}: error: ${p.message}`);
+    const more = error.total - error.problems.length;
+    if (more > 0) lines.push(`… ${more} more mistakes not shown (${error.total} in all)`);
     throw new UsageError(`the mapping ${file} cannot be used:\n${lines.join("\n")}`);
   }
 }

@@ -97,7 +97,8 @@ async function sideOptions(paths: readonly string[], flags: DiffFlags): Promise<
   if (layout !== null && formats.every((format) => format === "json")) {
     throw new UsageError(`${layout} reads the columns of a CSV file or a workbook, but both files are JSON`);
   }
-  const { sheet, profile, mapping } = await inputOptions({ ...flags, format: "text", maxErrors: 0 });
+  // no report is printed; a mapping's mistakes are listed as validate lists them by default
+  const { sheet, profile, mapping } = await inputOptions({ ...flags, format: "text", maxErrors: 1000 });
   return formats.map((format) => ({
     format,
     ...(format === "xlsx" && sheet !== undefined ? { sheet } : {}),

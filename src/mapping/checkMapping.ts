@@ -26,11 +26,20 @@ export function mappingProblems(document: unknown): MappingProblem[] {
     const said = sentence(error);
     if (said) byPlace.set(said.pointer, said.message);
   }
-  // a place inside another that is wrong is said alone (the inner one is the precise one)
-  const places = [...byPlace.keys()];
-  return places
-    .filter((p) => !places.some((q) => q !== p && q.startsWith(`${p}/`)))
-    .map((pointer) => ({ pointer, message: `${place(pointer)} ${byPlace.get(pointer)}` }));
+  // a place inside another that is wrong is said alone (the inner one is the precise one): each
+  // place marks the places above it, a pass over its own pointer, not a search of the others
+  const outer = new Set<string>();
+  for (const pointer of byPlace.keys()) {
+    for (let end = pointer.lastIndexOf("/"); end >= 0; end = pointer.lastIndexOf("/", end - 1)) {
+      const above = pointer.slice(0, end);
+      if (outer.has(above)) break; // and what is above it, already
+      outer.add(above);
+      if (end === 0) break;
+    }
+  }
+  return [...byPlace]
+    .filter(([pointer]) => !outer.has(pointer))
+    .map(([pointer, message]) => ({ pointer, message: `${place(pointer)} ${message}` }));
 }
 
 /** The first problem of `document` as one sentence, or null when it is a mapping. */

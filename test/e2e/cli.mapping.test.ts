@@ -110,6 +110,24 @@ describe("--profile and --mapping", () => {
     expect(missing.stderr).toMatch(/^syncfile: cannot read the mapping .*none\.json: /);
   });
 
+  // issue 48: every mistake was listed, each placed by a scan from the start of the text
+  it("list a mapping's first mistakes, as many as --max-errors, and count the others", async () => {
+    const mapping = join(work, "many.json");
+    writeFileSync(mapping, '{\n"name": "hr",\n"email": "Mail",\n"a": 1,\n"b": 1,\n"c": 1,\n"d": 1\n}\n');
+    const r = await runCli([
+      "validate",
+      fixture("exports/okta.csv"),
+      "--mapping",
+      mapping,
+      "--max-errors",
+      "2",
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^syncfile: the mapping .* cannot be used:\n.*many\.json:4:1: error: a is not a field of a mapping here; .*\n.*many\.json:5:1: error: b is not .*\n… 2 more mistakes not shown \(4 in all\)\n$/,
+    );
+  });
+
   // issue 48: 5,000 nested arrays overflowed the JSON parser's stack, an internal error (4)
   it("say a mapping nested thousands deep is a mistake at its place, not an internal error", async () => {
     const mapping = join(work, "deep.json");
