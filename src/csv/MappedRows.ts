@@ -48,14 +48,17 @@ export class MappedHeader {
    * (the parsing thread of a parallel pass, which only numbers users and checks license users).
    */
   static bind(mapping: Mapping, names: readonly string[], usersOnly = false): MappedHeader | null {
-    return find(names, mapping.email).length === 0 ? null : new MappedHeader(mapping, names, usersOnly);
+    const header = new HeaderNames(names);
+    return header.find(mapping.email).length === 0
+      ? null
+      : new MappedHeader(mapping, names, header, usersOnly);
   }
 
-  private constructor(mapping: Mapping, names: readonly string[], usersOnly: boolean) {
+  private constructor(mapping: Mapping, names: readonly string[], header: HeaderNames, usersOnly: boolean) {
     this.mapping = mapping;
     const read = new Set<number>();
     const cellsOf = (columns: readonly string[]): Cells => {
-      const found = find(names, columns);
+      const found = header.find(columns);
       for (const i of found) read.add(i);
       return found;
     };
@@ -219,7 +222,7 @@ export class MappedHeader {
     this.keys = slots.map((s) => s.key);
     this.names = slots.map((s) => s.name);
     this.ignored = names.filter((name, i) => !read.has(i) && name !== "");
-    this.absent = mapping.reads().filter((r) => find(names, r.columns).length === 0);
+    this.absent = mapping.reads().filter((r) => header.find(r.columns).length === 0);
   }
 
   /** The row's cells in the mapped layout, or null when the mapping leaves the row out. */
@@ -235,18 +238,51 @@ export class MappedHeader {
 }
 
 /**
- * The indices of `columns` in a header, in the mapping's order; names compared loosely. A name
- * ending in `*` is every column whose name starts so, in any case (`Jira - *`, which `Jira
- * Service Management - x` does not start), in the header's order.
+ * A header's names as a mapping's columns are compared with them, each worked out once: a wide
+ * header (an Atlassian export's thousands of product columns) is not compared again for each of
+ * the mapping's columns, nor are the columns a name ending in `*` found searched at each match.
  */
-function find(names: readonly string[], columns: readonly string[]): number[] {
-  const found: number[] = [];
-  for (const column of columns) {
-    names.forEach((name, i) => {
-      if (columnMatches(column, name) && !found.includes(i)) found.push(i);
-    });
+class HeaderNames {
+  /** The indices of each loose name, in the header's order. */
+  readonly #byLoose = new Map<string, number[]>();
+  /** Each name trimmed, in lower case (what a name ending in `*` is compared with). */
+  readonly #lower: string[] = [];
+
+  constructor(names: readonly string[]) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
+      this.#lower.push(name.trim().toLowerCase());
+      const loose = looseName(name);
+      const same = this.#byLoose.get(loose);
+      if (same === undefined) this.#byLoose.set(loose, [i]);
+      else same.push(i);
+    }
   }
-  return found;
+
+  /**
+   * The indices of `columns` in the header, in the mapping's order; names compared loosely. A
+   * name ending in `*` is every column whose name starts so, in any case (`Jira - *`, which
+   * `Jira Service Management - x` does not start), in the header's order. As columnMatches says.
+   */
+  find(columns: readonly string[]): number[] {
+    const found: number[] = [];
+    const taken = new Set<number>();
+    const take = (i: number) => {
+      if (!taken.has(i)) {
+        taken.add(i);
+        found.push(i);
+      }
+    };
+    for (const column of columns) {
+      if (column.endsWith("*")) {
+        const start = column.slice(0, -1).trimStart().toLowerCase();
+        this.#lower.forEach((name, i) => {
+          if (name.startsWith(start)) take(i);
+        });
+      } else for (const i of this.#byLoose.get(looseName(column)) ?? []) take(i);
+    }
+    return found;
+  }
 }
 
 /** Whether a mapping's column name (`*` at its end: a start, in any case) is the header's `name`. */

@@ -1,11 +1,16 @@
 // Regressions of issue 48: mapping documents and exports too deep or too wide for the code that
 // reads them. A mapping nested 5,000 deep overflowed the stack of the JSON parser; a mapping of
-// thousands of mistakes was placed in quadratic time. Each is made here, in memory: the test
-// says what keeps the work proportional to the input (a depth bound, a cap with its exact
-// total), never how long it took.
+// thousands of mistakes, and an Atlassian header of thousands of product columns, were read in
+// quadratic time. Each is made here, in memory: the tests count what keeps the work proportional
+// to the input (a depth bound, a cap with its exact total, the elements copied or searched, the
+// reads of the header), never how long it took.
 
 import { describe, expect, it } from "vitest";
+import { MappedHeader } from "../../src/csv/MappedRows.js";
 import { mappingProblems } from "../../src/mapping/checkMapping.js";
+import { Mapping } from "../../src/mapping/Mapping.js";
+import type { MappingDocument } from "../../src/mapping/MappingDocument.js";
+import { profileNamed } from "../../src/mapping/profiles.js";
 import { MappingError, readMapping } from "../../src/mapping/readMapping.js";
 
 /** The MappingError `readMapping` throws for `text`. */
@@ -103,5 +108,72 @@ describe("a mapping of many mistakes", () => {
     const error = mistakesOf(wide, { maxProblems: 5000 });
     expect(error.total).toBe(2000);
     expect(error.problems.at(-1)).toMatchObject({ line: 2003, column: 2, pointer: "/f1999" });
+  });
+});
+
+describe("an Atlassian export of thousands of product columns", () => {
+  // the profile's licenseColumns (Jira - *, Confluence - *…) each match many columns of the header
+  const products = 20_000;
+  const header = [
+    "User id",
+    "User name",
+    "User status",
+    "email",
+    "Last seen in Jira",
+    ...Array.from({ length: products }, (_, i) => `Jira - site ${i}`),
+    "Confluence - site 0",
+  ];
+
+  it("compares each header name once, and finds each product's columns without searching those found", () => {
+    let reads = 0;
+    const counted = new Proxy(header, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    // `found.includes(i)` for each column a wildcard matched: n² / 2 elements looked at
+    const includes = Array.prototype.includes;
+    let searched = 0;
+    Array.prototype.includes = function (this: unknown[], ...args: [unknown, number?]) {
+      searched += this.length;
+      return includes.apply(this, args);
+    } as typeof includes;
+    let bound: MappedHeader | null;
+    try {
+      bound = MappedHeader.bind(new Mapping(profileNamed("atlassian") as MappingDocument), counted);
+    } finally {
+      Array.prototype.includes = includes;
+    }
+    expect(bound?.keys).toEqual([
+      "email",
+      "id",
+      "firstName",
+      "lastName",
+      "status",
+      "externalStatus",
+      "lastUsedDate",
+      "licenses",
+    ]);
+    expect(bound?.ignored).toEqual([]);
+    // the header is read a bounded number of times, not once for each of the mapping's ~30 columns
+    expect(reads).toBeLessThanOrEqual(3 * header.length);
+    expect(searched).toBeLessThan(10 * header.length);
+  });
+
+  it("reads every product column of a row as its license", () => {
+    const bound = MappedHeader.bind(new Mapping(profileNamed("atlassian") as MappingDocument), header);
+    const row = [
+      "u1",
+      "Ada Lovelace",
+      "Active",
+      "ada@example.com",
+      "1 Jan 2024",
+      ...header.slice(5).map(() => ""),
+    ];
+    row[5 + 7] = "Product access";
+    row[header.length - 1] = "Product access";
+    const cells = bound?.row(row, () => {}) ?? [];
+    expect(cells.at(-1)).toBe("Jira;Confluence");
   });
 });
