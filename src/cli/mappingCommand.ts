@@ -60,6 +60,8 @@ async function runSuggest(file: string, flags: SuggestFlags): Promise<number> {
     throw new UsageError(`--sheet names a workbook's sheet, but ${file} is read as CSV`);
   }
   const { inspectExport, mappingName } = await import("../validate/inspectExport.js");
+  // the suggestion is all it prints: each column's values and the first rows are not kept
+  const lean = { everyColumn: false };
   let found: Awaited<ReturnType<typeof inspectExport>>;
   try {
     if (format === "xlsx") {
@@ -67,12 +69,12 @@ async function runSuggest(file: string, flags: SuggestFlags): Promise<number> {
       const handle = await open(file, "r");
       try {
         const range = fileRange(handle, (await handle.stat()).size);
-        found = await inspectExport({ format, range, sheet: flags.sheet ?? null }, mappingName(file));
+        found = await inspectExport({ format, range, sheet: flags.sheet ?? null }, mappingName(file), lean);
       } finally {
         await handle.close();
       }
     } else {
-      found = await inspectExport({ format, chunks: createReadStream(file) }, mappingName(file));
+      found = await inspectExport({ format, chunks: createReadStream(file) }, mappingName(file), lean);
     }
   } catch (error) {
     process.stderr.write(`syncfile: cannot read ${file}: ${describeIoError(error)}\n`);

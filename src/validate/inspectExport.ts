@@ -7,16 +7,16 @@ import type { ByteRange } from "../bytes/ByteRange.js";
 import { CsvReader } from "../csv/CsvReader.js";
 import type { CsvSink } from "../csv/CsvSink.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
-import { MappingSuggester, type Suggestion } from "../mapping/MappingSuggester.js";
+import { MappingSuggester, type SuggesterOptions, type Suggestion } from "../mapping/MappingSuggester.js";
 import { detectProfile } from "../mapping/profiles.js";
 
 /** What an export holds, and how to read it. */
 export interface ExportInspection {
   /** The header names, or null when the file has none (then `problem` says why). */
   header: string[] | null;
-  /** The first rows after the header, as they are. */
+  /** The first rows after the header, as they are (none when not `everyColumn`). */
   rows: string[][];
-  /** Each column's distinct values (the first 100) with their counts. */
+  /** Each column's distinct values (the first 100) with their counts (when not `everyColumn`: only those a suggestion reads). */
   values: [string, number][][];
   /** The built-in profile the header is, or null. */
   profile: string | null;
@@ -31,9 +31,16 @@ export type ExportSource =
   | { format: "csv"; chunks: AsyncIterable<Uint8Array> }
   | { format: "xlsx"; range: ByteRange; sheet?: string | null };
 
-/** Reads the export in `source`; `name` names a suggested mapping (a file's name, without its extension). */
-export async function inspectExport(source: ExportSource, name: string): Promise<ExportInspection> {
-  const suggester = new MappingSuggester();
+/**
+ * Reads the export in `source`; `name` names a suggested mapping (a file's name, without its
+ * extension). `everyColumn: false` keeps only what the suggestion needs (`mapping suggest`).
+ */
+export async function inspectExport(
+  source: ExportSource,
+  name: string,
+  options: SuggesterOptions = {},
+): Promise<ExportInspection> {
+  const suggester = new MappingSuggester(options);
   let header: string[] | null = null;
   let problem: string | null = null;
   const sink: CsvSink = {

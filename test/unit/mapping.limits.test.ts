@@ -10,6 +10,7 @@ import { MappedHeader } from "../../src/csv/MappedRows.js";
 import { mappingProblems } from "../../src/mapping/checkMapping.js";
 import { Mapping } from "../../src/mapping/Mapping.js";
 import type { MappingDocument } from "../../src/mapping/MappingDocument.js";
+import { MappingSuggester } from "../../src/mapping/MappingSuggester.js";
 import { profileNamed } from "../../src/mapping/profiles.js";
 import { MappingError, readMapping } from "../../src/mapping/readMapping.js";
 
@@ -175,5 +176,33 @@ describe("an Atlassian export of thousands of product columns", () => {
     row[header.length - 1] = "Product access";
     const cells = bound?.row(row, () => {}) ?? [];
     expect(cells.at(-1)).toBe("Jira;Confluence");
+  });
+});
+
+describe("mapping suggest on an export of thousands of columns", () => {
+  const columns = 5000;
+  const rows = 50;
+  const header = ["Mail", "Status", "Last login", ...Array.from({ length: columns }, (_, i) => `Col ${i}`)];
+  const feed = (suggester: MappingSuggester) => {
+    suggester.header(header);
+    for (let r = 0; r < rows; r++) {
+      const cells = [`u${r}@example.com`, r % 2 ? "Active" : "Suspended", "2024-01-31"];
+      for (let c = 0; c < columns; c++) cells.push(`v${r}-${c}`);
+      suggester.row(cells);
+    }
+    return suggester;
+  };
+  const kept = (suggester: MappingSuggester) =>
+    header.reduce((n, _, i) => n + suggester.valuesOf(i).length, 0);
+
+  it("keeps the values of the few columns a suggestion reads, not of every cell", () => {
+    const lean = feed(new MappingSuggester({ everyColumn: false }));
+    // Status's two values and Last login's one; every cell of the 5,000 others was kept before
+    expect(kept(lean)).toBe(3);
+    expect(lean.sample).toEqual([]);
+    const page = feed(new MappingSuggester());
+    expect(kept(page)).toBe(rows + 2 + 1 + rows * columns);
+    expect(page.sample).toHaveLength(5);
+    expect(lean.suggest("x")).toEqual(page.suggest("x"));
   });
 });
