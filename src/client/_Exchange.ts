@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import packageJson from "../../package.json" with { type: "json" };
 import type { Clock } from "../http/Clock.js";
 import { OPERATIONS, type Operation } from "../http/operations.js";
-import { discard, parseBody, readText, retryAfterMs, send } from "./_request.js";
+import { AnswerTooLarge, discard, parseBody, readText, retryAfterMs, send } from "./_request.js";
 import { ApiError } from "./ApiError.js";
 import { ConnectionError } from "./ConnectionError.js";
 import type { RateLimiter } from "./RateLimiter.js";
@@ -40,6 +40,8 @@ export interface Call extends CallOptions {
   /** Sent as they are, with their content type (a form). */
   bytes?: { data: Uint8Array; contentType: string };
   headers?: Record<string, string>;
+  /** The most bytes its answer is read to (default JSON_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
 }
 
 /** The settings of the exchanges, every default applied. */
@@ -79,7 +81,8 @@ export class Exchange {
     return this.call(operation, call, async (response, url) => {
       const method = OPERATIONS[operation].method;
       if (!isSuccess(response)) throw await this.failure(response, method, url, call.signal);
-      const body = parseBody(await readText(response, method, url, call.signal));
+      const status = response.statusCode ?? 200;
+      const body = parseBody(await readAnswer(response, method, url, status, call));
       if (typeof body !== "object" || body === null)
         return unexpected(method, url, response.statusCode ?? 0, body, "a body that is not a JSON object");
       return read(body, url, response.statusCode ?? 200);
@@ -207,7 +210,7 @@ export class Exchange {
     url: URL,
     signal: AbortSignal | undefined,
   ): Promise<ApiError> {
-    const text = await readText(response, method, url, signal);
+    const text = await readAnswer(response, method, url, response.statusCode ?? 0, { signal });
     return new ApiError(
       method,
       url.pathname,
@@ -229,6 +232,29 @@ export class Exchange {
   #backoff(retry: number): number {
     const ceiling = Math.min(this.#s.maxBackoffMs, this.#s.backoffMs * 2 ** retry);
     return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+  }
+}
+
+/** The body of an answer, read up to the call's limit; past it, the ApiError of its status. */
+async function readAnswer(
+  response: IncomingMessage,
+  method: string,
+  url: URL,
+  status: number,
+  call: { signal?: AbortSignal | undefined; maxAnswerBytes?: number | undefined },
+): Promise<string> {
+  try {
+    return await readText(response, method, url, call.signal, call.maxAnswerBytes);
+  } catch (error) {
+    if (!(error instanceof AnswerTooLarge)) throw error;
+    throw new ApiError(
+      method,
+      url.pathname,
+      status,
+      null,
+      null,
+      `${error.message}: is the base URL the service's?`,
+    );
   }
 }
 

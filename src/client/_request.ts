@@ -94,17 +94,53 @@ function exchange(spec: RequestSpec, agent: Agent | undefined): Promise<Incoming
   });
 }
 
-/** The whole body of a (small) response as text; a cut connection is a ConnectionError. */
+/**
+ * The most bytes a JSON answer is read to, unless its call says otherwise: the largest the
+ * service sends (a page of 1,000 users, a report of 1,000 findings) is well under it, and an
+ * answer past it — a proxy's endless body, a wrong URL serving a file — is not read into memory.
+ */
+export const JSON_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** An answer whose body is longer than its call ever takes: it was not read further. */
+export class AnswerTooLarge extends Error {
+  override readonly name = "AnswerTooLarge";
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`the answer's body is larger than ${limit} bytes, more than this call takes`);
+    this.limit = limit;
+  }
+}
+
+/**
+ * The whole body of a (small) response as text, up to `limit` bytes: past it the response is
+ * given up and AnswerTooLarge thrown; a cut connection is a ConnectionError.
+ */
 export async function readText(
   response: IncomingMessage,
   method: string,
   url: URL,
   signal?: AbortSignal,
+  limit = JSON_ANSWER_BYTES,
 ): Promise<string> {
+  const declared = Number(response.headers["content-length"] ?? Number.NaN);
+  if (declared > limit) {
+    response.destroy();
+    throw new AnswerTooLarge(limit);
+  }
   const chunks: Buffer[] = [];
+  let size = 0;
   try {
-    for await (const chunk of response) chunks.push(chunk as Buffer);
+    for await (const chunk of response) {
+      size += (chunk as Buffer).length;
+      if (size > limit) {
+        response.destroy();
+        throw new AnswerTooLarge(limit);
+      }
+      chunks.push(chunk as Buffer);
+    }
   } catch (error) {
+    if (error instanceof AnswerTooLarge) throw error;
     if (signal?.aborted) throw signal.reason;
     throw new ConnectionError(method, url, error);
   }

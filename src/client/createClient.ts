@@ -40,7 +40,7 @@ import {
   redirectOf,
   unexpected,
 } from "./_Exchange.js";
-import { discard } from "./_request.js";
+import { discard, JSON_ANSWER_BYTES } from "./_request.js";
 import { type Destination, saveResponse } from "./_saveResponse.js";
 import { ApiError, refusedByGuard } from "./ApiError.js";
 import { ConnectionError } from "./ConnectionError.js";
@@ -209,6 +209,9 @@ const CONTENT_TYPES: Record<string, string> = {
 export function contentTypeOf(name: string): string {
   return CONTENT_TYPES[extname(name).toLowerCase()] ?? "application/octet-stream";
 }
+
+// an execution in a list, generously: its ids, dates, state and a campaign's name
+const EXECUTION_BYTES = 4096;
 
 /** A client of the service at `options.baseUrl`. */
 export function createClient(options: ClientOptions): Client {
@@ -444,6 +447,8 @@ class HttpClient implements Client {
         ...call(options),
         path: OPERATIONS.listExecutions.path,
         query: { limit: options.limit, completedAfter },
+        // three buckets of up to `limit` executions each, on top of what any answer may take
+        maxAnswerBytes: JSON_ANSWER_BYTES + 3 * (options.limit ?? 100) * EXECUTION_BYTES,
       },
       (body, url, status) =>
         readExecutions(body) ?? unexpected("GET", url, status, body, "no …Executions arrays"),

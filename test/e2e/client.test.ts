@@ -250,6 +250,66 @@ describe("the upload procedure, syncs and downloads", () => {
     await expect(client.appAccount(0)).rejects.toThrow(/at least 1/);
   });
 
+  describe("an answer larger than its call takes", () => {
+    let proxy: FaultyProxy;
+    beforeAll(async () => {
+      proxy = await startProxy(server.url);
+    });
+    afterAll(() => proxy.close());
+
+    const chunked = (status: string, bytes: number) => {
+      // a body with no length said ahead, as an endless one comes: in chunks of 64 KiB
+      const chunk = `${(65_536).toString(16)}\r\n${"7,".repeat(32_768)}\r\n`;
+      return `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n[\r\n${chunk.repeat(Math.ceil(bytes / 65_536))}`;
+    };
+
+    it.each([
+      ["a 200 whose body goes on", "200 OK", chunked("200 OK", 9 * 2 ** 20)],
+      ["a 404 whose body goes on", "404 Not Found", chunked("404 Not Found", 9 * 2 ** 20)],
+      [
+        "a 200 that says it is 3 GB",
+        "200 OK",
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 3000000000\r\n\r\n[1,",
+      ],
+    ])("%s: the call fails with the limit said, having read no more than it", async (_, status, answer) => {
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY, retries: 0 });
+      // the connection stays open: the body has no end the client could wait for
+      proxy.answerNext(/^GET \/v1\.0\/files\/1\b/, answer, { open: true });
+      const error = await client.fileInformation(1).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(Number(status.slice(0, 3)));
+      expect((error as ApiError).message).toMatch(
+        /^\[GET\] \/v1\.0\/files\/1: \d+ [\w ]+ — the answer's body is larger than 8388608 bytes, more than this call takes: is the base URL the service's\?$/,
+      );
+    });
+
+    it("a list of executions may be as long as its limit asks", async () => {
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY, retries: 0 });
+      // 9 MiB of JSON: past the default, within what 1,000 executions a bucket may take
+      const executions = Array.from({ length: 3000 }, (_, i) => ({
+        id: i + 1,
+        campaignId: 1,
+        campaignName: "x".repeat(3000),
+        state: "completed",
+        startTime: "2026-01-01T00:00:00.000Z",
+        completionTime: "2026-01-02T00:00:00.000Z",
+        reportFileId: null,
+      }));
+      const body = JSON.stringify({
+        completedExecutions: executions,
+        archivedExecutions: [],
+        inProgressExecutions: [],
+      });
+      expect(body.length).toBeGreaterThan(8 * 2 ** 20);
+      proxy.answerNext(
+        /^GET \/v1\.0\/accessReviews\/campaigns\b/,
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      const list = await client.listExecutions({ limit: 1000 });
+      expect(list.completedExecutions).toHaveLength(3000);
+    });
+  });
+
   describe("a download whose connection drops mid-file", () => {
     let proxy: FaultyProxy;
     let id: number;

@@ -15,7 +15,7 @@ export interface FaultyProxy {
   /** The next response to a request whose line matches `pattern` is cut after `bytes` bytes. */
   cutNext(pattern: RegExp, bytes: number, how?: "close" | "reset"): void;
   /** The next request whose line matches `pattern` is answered by the proxy with `response`. */
-  answerNext(pattern: RegExp, response: string): void;
+  answerNext(pattern: RegExp, response: string, options?: { open?: boolean }): void;
   /**
    * The next response to a request whose line matches `pattern` reaches the client as `edit`
    * makes it of its first packet (text as latin1; keep the body's length, or the answer breaks).
@@ -39,7 +39,8 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
   const requests: string[] = [];
   const sockets = new Set<Socket>();
   let armed: { pattern: RegExp; bytes: number; how: "close" | "reset" } | null = null;
-  let answer: { pattern: RegExp; response: string } | null = null;
+  // `open`: the connection stays open after the response, as one whose body has not ended
+  let answer: { pattern: RegExp; response: string; open: boolean } | null = null;
   let cuts = 0;
   let rewrite: { pattern: RegExp; edit: (packet: string) => string } | null = null;
   let rewrites = 0;
@@ -57,7 +58,8 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
         requests.push(line);
         if (answer?.pattern.test(line)) {
           answered = true;
-          client.end(answer.response);
+          if (answer.open) client.write(answer.response);
+          else client.end(answer.response);
           answer = null;
           server
             .removeAllListeners("close")
@@ -136,8 +138,8 @@ export async function startProxy(target: string): Promise<FaultyProxy> {
     cutNext(pattern, bytes, how = "close") {
       armed = { pattern, bytes, how };
     },
-    answerNext(pattern, response) {
-      answer = { pattern, response };
+    answerNext(pattern, response, options = {}) {
+      answer = { pattern, response, open: options.open ?? false };
     },
     holdNext(pattern) {
       let seen = () => {};
