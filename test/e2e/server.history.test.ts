@@ -195,7 +195,7 @@ describe("an app account's history", async () => {
       const far = await call(base, "GET", `/v1.0/appAccounts/7/syncs/${idSync}/changes?after=${value}`);
       expect([far.status, far.body.message], value).toEqual([
         status,
-        status === 400 ? 'after must be a whole number from 1 to 2147483647, got "' + value + '"' : undefined,
+        status === 400 ? `after must be a whole number from 1 to 2147483647, got "${value}"` : undefined,
       ]);
       if (status === 200) expect(far.body.changes).toEqual([]);
     }

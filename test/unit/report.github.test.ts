@@ -13,7 +13,7 @@ const OBEYED = /^[\s\u0085]*(?:::|##\[)/;
 const ANNOTATION = /^::(error|warning) file=[^:,\r\n]*(,line=\d+)?(,col=\d+)?,title=[^:,\r\n]*::[^\r\n]*$/;
 
 /** What the runner reads a property or a message as (its unescaping). */
-const unescape = (s: string) =>
+const unescapeCommand = (s: string) =>
   s
     .replace(/%3A/g, ":")
     .replace(/%2C/g, ",")
@@ -74,8 +74,8 @@ describe("formatGithub", () => {
             expect(line).toMatch(ANNOTATION);
             const [, props = "", data = ""] = /^::\w+ ([^:]*)::(.*)$/.exec(line) ?? [];
             const fileProp = /^file=([^,]*)/.exec(props)?.[1] ?? "";
-            expect(unescape(fileProp)).toBe(file ?? "stdin");
-            expect(unescape(data).startsWith(f.message)).toBe(true);
+            expect(unescapeCommand(fileProp)).toBe(file ?? "stdin");
+            expect(unescapeCommand(data).startsWith(f.message)).toBe(true);
           });
           const summary = lines.at(-1) as string;
           expect(summary).not.toMatch(OBEYED);
