@@ -1,10 +1,10 @@
 // The state file of `syncfile reports` in its folder: which executions' reports were
 // downloaded, which are still being generated, and up to when the executions were all seen.
-// Written to a temporary file and renamed, so an interrupted run leaves the last good state.
+// Read and written through the one helper of state files (bytes/stateFile.ts): written beside
+// its name and renamed, so an interrupted run leaves the last good state; never through a link.
 
-import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { replaceFile } from "../bytes/replaceFile.js";
+import { readStateFile, writeStateFile } from "../bytes/stateFile.js";
 
 /** The file's name in the reports folder. */
 export const STATE_FILE = ".syncfile-reports.json";
@@ -34,13 +34,16 @@ export interface ReportState {
 /** The state in `dir`, or null when there is none yet. */
 export async function readReportState(dir: string): Promise<ReportState | null> {
   const path = join(dir, STATE_FILE);
-  let text: string;
+  let text: string | null;
   try {
-    text = await readFile(path, "utf8");
+    text = await readStateFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+    throw new StateFileError(
+      `${path} is a symbolic link, not a state file syncfile wrote: syncfile never writes through one; remove it to download every report again`,
+    );
   }
+  if (text === null) return null;
   let state: Partial<ReportState>;
   try {
     state = JSON.parse(text) as Partial<ReportState>;
@@ -66,5 +69,5 @@ export async function readReportState(dir: string): Promise<ReportState | null> 
 /** Saves the state in `dir`. */
 export async function writeReportState(dir: string, state: ReportState): Promise<void> {
   const text = `${JSON.stringify(state, null, 2)}\n`;
-  await replaceFile(join(dir, STATE_FILE), (temporary) => writeFile(temporary, text, { flag: "wx" }));
+  await writeStateFile(join(dir, STATE_FILE), text);
 }
