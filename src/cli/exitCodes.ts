@@ -4,7 +4,8 @@
  * 0 valid / done, 1 invalid input (or a request the service refused), 2 usage, 3 unreadable
  * input, 4 internal error, 5 a push the delete guard stopped; and of the commands that call the
  * service: 6 the API key refused (401, 403), 7 a sync still running after --wait, 8 the service
- * not reached or not serving (a network failure, a 5xx or a rate limit, after the retries).
+ * not reached or not serving (a network failure, a 5xx or a rate limit, after the retries), 9 a
+ * push synced whose state (for the next push's comparison) could not be saved.
  */
 export const EXIT = {
   ok: 0,
@@ -16,6 +17,7 @@ export const EXIT = {
   keyRefused: 6,
   stillRunning: 7,
   unavailable: 8,
+  notSaved: 9,
 } as const;
 
 /** The exit codes of push, download and reports, for their --help. */

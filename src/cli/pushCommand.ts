@@ -2,13 +2,14 @@
 // (upload URL, storage PUT, registration) and synced; a running sync is waited out.
 
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Command } from "commander";
+import { readStateFile, stateFileExists, writeStateFile } from "../bytes/stateFile.js";
 import { ApiError, refusedByGuard } from "../client/ApiError.js";
 import type { Client, UploadedFile } from "../client/createClient.js";
-import type { PushChanges } from "../client/pushFile.js";
+import type { PreviousState, PushChanges, StateFolderError } from "../client/pushFile.js";
 import { countLines } from "../diff/counts.js";
 import type { SyncRecord, SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
@@ -118,13 +119,16 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
   const scratch = await mkdtemp(join(tmpdir(), "syncfile-push-state-"));
   // found once the file is known valid: an invalid file is refused without a single request
   let label = flags.against ?? "";
+  // said once the progress bar is gone
+  const warnings: string[] = [];
   const against =
     flags.against !== undefined
       ? flags.against
       : async () => {
           const previous = await previousState(client, flags.appAccount, state, scratch, signal);
           label = previous.label;
-          return previous.path;
+          warnings.push(...previous.warnings);
+          return previous.state;
         };
   let progress = new Progress(`validating ${file}`, size);
   let uploading = false;
@@ -167,6 +171,10 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     });
     progress.done();
     const changes = outcome.changes;
+    if (changes?.lost) {
+      warnings.push(stateWarning(changes.lost.path, changes.lost.reason, "nothing to compare with"));
+    }
+    process.stderr.write(warnings.splice(0).join(""));
     if (changes && flags.format !== "json") {
       writeOut(process.stdout, describeChanges(changes, label, flags.appAccount));
     }
@@ -175,6 +183,14 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
       writeOut(flags.format === "json" ? process.stderr : process.stdout, "dry run: nothing was uploaded\n");
       return EXIT.ok;
+    }
+    if (!outcome.synced && outcome.stopped === "guard" && changes?.lost) {
+      if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
+      process.stderr.write(
+        "syncfile: refused: without the account's previous state, what this push takes away is unknown; nothing was uploaded\n" +
+          "syncfile: push again with --allow-deletes to push it as a first push (the state is written anew), or compare with --against FILE\n",
+      );
+      return EXIT.guard;
     }
     if (!outcome.synced && outcome.stopped === "guard" && changes) {
       if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
@@ -193,16 +209,39 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       return EXIT.invalid;
     }
     const { file: uploaded, summary } = outcome;
-    await writeFile(`${state}.synced.json`, JSON.stringify({ idFile: uploaded.id }));
+    let notSaved = outcome.notSaved;
+    if (!notSaved) {
+      // which file made the account's state, for the next push to tell whether it still does
+      notSaved = await writeStateFile(`${state}.synced.json`, JSON.stringify({ idFile: uploaded.id })).then(
+        () => undefined,
+        (error: NodeJS.ErrnoException) => error,
+      );
+    }
     writeOut(
       process.stdout,
       flags.format === "json"
         ? `${JSON.stringify({ file: uploaded, sync: summary, ...(changes ? { changes } : {}) })}\n`
         : describeSync(file, uploaded, summary),
     );
+    if (notSaved) {
+      process.stderr.write(
+        `syncfile: the sync succeeded; the state was not saved: cannot write ${notSaved.path ?? state}: ${describeStateError(notSaved)}\n` +
+          "syncfile: the next push from here may compare with an older state: make the folder writable (or set SYNCFILE_STATE_DIR) and push the same file again to save it\n",
+      );
+      return EXIT.notSaved;
+    }
     return EXIT.ok;
   } catch (error) {
     progress.done();
+    process.stderr.write(warnings.splice(0).join(""));
+    if ((error as Error).name === "StateFolderError") {
+      const { dir, cause } = error as StateFolderError;
+      process.stderr.write(
+        `syncfile: cannot keep the push state in ${dir}: ${describeStateError(cause)}; nothing was uploaded\n` +
+          "syncfile: make it a folder you can write, or set SYNCFILE_STATE_DIR to one\n",
+      );
+      return EXIT.unreadable;
+    }
     if ((error as Error).name === "PreviousStateError") {
       process.stderr.write(`syncfile: cannot compare: ${(error as Error).message}\n`);
       return EXIT.unreadable;
@@ -244,17 +283,20 @@ function pushState(flags: PushFlags): string {
   return join(dir, "pushed", `${service}-account-${flags.appAccount}`);
 }
 
-/** The account's previous state to compare with: a file (null: none, a first push), and what it is. */
+/** The account's previous state to compare with, what it is, and what could not be read on the way. */
 interface Previous {
-  path: string | null;
+  state: PreviousState;
   label: string;
+  warnings: string[];
 }
 
 /**
  * The account's previous state: the last file pushed to it from here, unless the service says
  * (syncfile serve's history, GET /v1.0/appAccounts/{id}/syncs) that another file made its
  * state since — then that file, downloaded into `scratch`. A service without that read, or
- * one that cannot answer it now, leaves the last push from here.
+ * one that cannot answer it now, leaves the last push from here. A state file that cannot be
+ * read is a warning: the service's record is compared with where there is one; else the state
+ * is lost, and pushFile's guard asks for --allow-deletes.
  */
 async function previousState(
   client: Client,
@@ -264,7 +306,11 @@ async function previousState(
   signal: AbortSignal,
 ): Promise<Previous> {
   const local = await previousPush(state);
-  const fromHere: Previous = { path: local, label: "the last push to this account from here" };
+  const fromHere: Previous = {
+    state: local,
+    label: "the last push to this account from here",
+    warnings: [],
+  };
   let current: SyncRecord | undefined;
   try {
     const { syncs } = await client.appAccountSyncs(appAccount, { limit: 100, signal });
@@ -274,38 +320,76 @@ async function previousState(
     // a service without that read (the service's own answers 404), or an account never synced
     return fromHere;
   }
-  if (!current) return { path: null, label: fromHere.label };
-  const synced = await readFile(`${state}.synced.json`, "utf8").then(
-    (text) => (JSON.parse(text) as { idFile?: unknown }).idFile,
-    () => null,
-  );
-  if (local !== null && synced === current.idFile) return fromHere;
+  if (!current) return { ...fromHere, state: null };
+  const instead = "comparing with the service's record instead";
+  const warnings: string[] = [];
+  if (local !== null && "lost" in local) warnings.push(stateWarning(local.lost, local.reason, instead));
+  const synced = await syncedFile(state).catch((error: Error) => {
+    warnings.push(stateWarning(`${state}.synced.json`, describeStateError(error), instead));
+    return null;
+  });
+  if (local !== null && "kept" in local && synced === current.idFile) return fromHere;
   const saved = await client.downloadFile(current.idFile, join(scratch, `previous.${current.format}`), {
     signal,
   });
   return {
-    path: saved.path,
+    state: saved.path,
     label: `the service's record of app account ${appAccount} (sync ${current.idSync}, file ${current.idFile})`,
+    warnings,
   };
 }
 
-/** The last file pushed from here (`state` with .json or .csv), or null for a first push. */
-async function previousPush(state: string): Promise<string | null> {
+/**
+ * The id of the file whose sync the last push from here made (kept in `state`.synced.json), or
+ * null when there is none; an error when it cannot be read (SyntaxError: empty, cut short, or
+ * not what push writes).
+ */
+async function syncedFile(state: string): Promise<number | null> {
+  const text = await readStateFile(`${state}.synced.json`);
+  if (text === null) return null;
+  const idFile = (JSON.parse(text) as { idFile?: unknown } | null)?.idFile;
+  if (typeof idFile !== "number") throw new SyntaxError("no idFile");
+  return idFile;
+}
+
+/**
+ * The last file pushed from here (`state` with .json or .csv): `{kept}`, or `{lost}` when it
+ * is a link or cannot be read, or null for a first push.
+ */
+async function previousPush(state: string): Promise<Exclude<PreviousState, string>> {
   for (const extension of [".json", ".csv"]) {
     const path = `${state}${extension}`;
-    if (
-      await stat(path).then(
-        (s) => s.isFile(),
-        () => false,
-      )
-    )
-      return path;
+    try {
+      if (await stateFileExists(path)) return { kept: path };
+    } catch (error) {
+      return { lost: path, reason: describeStateError(error) };
+    }
   }
   return null;
 }
 
+/** The warning for a state file that cannot be read, and what push does without it. */
+function stateWarning(path: string, reason: string, instead: string): string {
+  return `syncfile: warning: the push state ${path} cannot be read (${reason}): ${instead}\n`;
+}
+
+/** Why a state file cannot be read or written, in words. */
+function describeStateError(error: unknown): string {
+  if (error instanceof SyntaxError) return "empty or cut short: a crash, a full disk?";
+  switch ((error as NodeJS.ErrnoException).code) {
+    case "ELOOP":
+      return "a symbolic link, which syncfile never follows there";
+    case "ENOTDIR":
+      return "not a folder (a file is in the way)";
+    default:
+      return describeIoError(error);
+  }
+}
+
 /** What the push changes, in a few lines. */
 function describeChanges(changes: PushChanges, against: string, appAccount: number): string {
+  if (changes.lost)
+    return `the previous state of app account ${appAccount} is lost: nothing to compare with\n`;
   if (!changes.compared || !changes.counts) {
     return `no earlier push to app account ${appAccount} from here: nothing to compare with (a first push)\n`;
   }

@@ -45,6 +45,14 @@ export {
   type UploadedFile,
   type UploadOptions,
 } from "./createClient.js";
-export { type PushOptions, type PushResult, pushFile } from "./pushFile.js";
+export {
+  type PreviousState,
+  PreviousStateError,
+  type PushChanges,
+  type PushOptions,
+  type PushResult,
+  pushFile,
+  StateFolderError,
+} from "./pushFile.js";
 export { DOCUMENTED_LIMITS, RateLimiter, type RateLimits } from "./RateLimiter.js";
 export { type WatchOptions, watchReports } from "./watchReports.js";

@@ -3,10 +3,10 @@
 // checked and converted to JSON in one pass (into a private temporary file), and the JSON is
 // what goes up.
 
-import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { replaceFile } from "../bytes/replaceFile.js";
+import { copyStateFile, prepareStateFolder } from "../bytes/stateFile.js";
 import { convertFile } from "../convert/convert.js";
 import { type Change, defaultMaxDeletes, takesAway } from "../diff/Change.js";
 import { diffFiles } from "../diff/diffFiles.js";
@@ -31,12 +31,11 @@ export interface PushOptions extends Omit<SyncOptions, "format"> {
   /** Told when each step starts. */
   onStep?: (step: "validate" | "compare" | "upload" | "sync") => void;
   /**
-   * The account's previous state to compare with before syncing: the file last synced into it
-   * (what `syncfile push` keeps), or null when there is none (a first push); or a function that
-   * finds it once the file is known valid (a service's record, say). Undefined: no comparison,
-   * and no guard.
+   * The account's previous state to compare with before syncing (see {@link PreviousState}), or
+   * a function that finds it once the file is known valid (a service's record, say). Undefined:
+   * no comparison, and no guard.
    */
-  against?: string | null | (() => Promise<string | null>);
+  against?: PreviousState | (() => Promise<PreviousState>);
   /**
    * The guard: refuse a push that would remove or deactivate more users than this. Default: 500,
    * or 10 % of the previous state's active users when that is fewer, and never fewer than 10;
@@ -49,10 +48,21 @@ export interface PushOptions extends Omit<SyncOptions, "format"> {
   dryRun?: boolean;
   /**
    * Where to copy what went up once it is synced, the next push's `against`: this path with
-   * `.json` or `.csv` after it, as the file that went up (the other one removed).
+   * `.json` or `.csv` after it, as the file that went up (the other one removed), through the
+   * helper of state files (never through a link). Its folder is made, and proved writable,
+   * before anything is uploaded ({@link StateFolderError}); a copy that fails after the sync is
+   * `notSaved` in the result.
    */
   saveAs?: string;
 }
+
+/**
+ * The account's previous state: a data file to compare with; null when there is none (a first
+ * push); `{kept}`, the copy `saveAs` made, which is lost rather than wrong when it is no valid
+ * data file; or `{lost, reason}`, a kept state that cannot be read. A lost state compares with
+ * nothing, and the guard refuses the push unless `allowDeletes` (or `maxDeletes` 0).
+ */
+export type PreviousState = string | null | { kept: string } | { lost: string; reason: string };
 
 /** What a push would change against the account's previous state. */
 export interface PushChanges {
@@ -65,6 +75,8 @@ export interface PushChanges {
   maxDeletes: number;
   /** The first users taken away. */
   firstDeletes: string[];
+  /** The previous state that was kept but cannot be read (not compared), and why. */
+  lost?: { path: string; reason: string };
 }
 
 /**
@@ -73,7 +85,15 @@ export interface PushChanges {
  */
 export type PushResult =
   | { synced: false; report: Report; changes?: PushChanges; stopped?: "guard" | "dry-run" }
-  | { synced: true; report: Report; file: UploadedFile; summary: SyncSummary; changes?: PushChanges };
+  | {
+      synced: true;
+      report: Report;
+      file: UploadedFile;
+      summary: SyncSummary;
+      changes?: PushChanges;
+      /** The copy `saveAs` could not be saved after the sync (which succeeded): why. */
+      notSaved?: NodeJS.ErrnoException;
+    };
 
 /** How many taken-away users a refusal lists. */
 const LISTED_DELETES = 20;
@@ -125,32 +145,74 @@ async function compareAndUpload(
     options.onStep?.("compare");
     const previous = typeof options.against === "function" ? await options.against() : options.against;
     changes = await compare(previous, path, options.maxDeletes);
-    const over = changes.maxDeletes > 0 && changes.deletes > changes.maxDeletes && !options.allowDeletes;
-    if (over) return { synced: false, report, changes, stopped: "guard" };
+    // without the previous state, what the push takes away is unknown
+    const over = changes.lost !== undefined || changes.deletes > changes.maxDeletes;
+    if (changes.maxDeletes > 0 && over && !options.allowDeletes) {
+      return { synced: false, report, changes, stopped: "guard" };
+    }
   }
   if (options.dryRun) return { synced: false, report, ...(changes ? { changes } : {}), stopped: "dry-run" };
+  if (options.saveAs) {
+    const dir = dirname(options.saveAs);
+    await prepareStateFolder(dir).catch((error: NodeJS.ErrnoException) => {
+      throw new StateFolderError(dir, error);
+    });
+  }
   const done = await upload(client, path, format, report, options);
   // kept as the next push's previous state, compared or not
   if (done.synced && options.saveAs) {
-    await mkdir(dirname(options.saveAs), { recursive: true });
-    await replaceFile(`${options.saveAs}.${format}`, (temporary) => copyFile(path, temporary));
-    await rm(`${options.saveAs}.${format === "json" ? "csv" : "json"}`, { force: true });
+    try {
+      await copyStateFile(path, `${options.saveAs}.${format}`);
+      await rm(`${options.saveAs}.${format === "json" ? "csv" : "json"}`, { force: true });
+    } catch (error) {
+      // the sync happened: that is the outcome, with what could not be kept
+      return { ...done, ...(changes ? { changes } : {}), notSaved: error as NodeJS.ErrnoException };
+    }
   }
   return changes ? { ...done, changes } : done;
 }
 
+/** The folder of `saveAs` cannot be made or written: found before anything was uploaded. */
+export class StateFolderError extends Error {
+  override readonly name = "StateFolderError";
+  constructor(
+    /** The folder. */
+    readonly dir: string,
+    /** The error of the file system. */
+    override readonly cause: NodeJS.ErrnoException,
+  ) {
+    super(`cannot keep the push state in ${dir}: ${cause.message}`);
+  }
+}
+
 /** What a sync of `path` changes against `previous` (null: none, a first push). */
-async function compare(previous: string | null, path: string, maxDeletes?: number): Promise<PushChanges> {
+async function compare(previous: PreviousState, path: string, maxDeletes?: number): Promise<PushChanges> {
   if (previous === null) {
     return { compared: false, counts: null, deletes: 0, maxDeletes: maxDeletes ?? 0, firstDeletes: [] };
   }
+  if (typeof previous === "object" && "lost" in previous) {
+    return {
+      compared: false,
+      counts: null,
+      deletes: 0,
+      maxDeletes: maxDeletes ?? defaultMaxDeletes(Number.POSITIVE_INFINITY),
+      firstDeletes: [],
+      lost: { path: previous.lost, reason: previous.reason },
+    };
+  }
+  const file = typeof previous === "string" ? previous : previous.kept;
   const firstDeletes: string[] = [];
-  const found = await diffFiles(previous, path, (change) => {
+  const found = await diffFiles(file, path, (change) => {
     if (takesAway(change) && firstDeletes.length < LISTED_DELETES) firstDeletes.push(change.email);
   });
+  if (!found.old.valid && typeof previous === "object") {
+    const errors = found.old.counts.error;
+    const reason = `not a valid data file: ${errors} error${errors === 1 ? "" : "s"}`;
+    return compare({ lost: file, reason }, path, maxDeletes);
+  }
   if (!found.old.valid) {
     throw new PreviousStateError(
-      `the previous state ${previous} is not a valid data file (${found.old.counts.error} errors): fix it, name another with --against, or push with --no-compare`,
+      `the previous state ${file} is not a valid data file (${found.old.counts.error} errors): fix it, name another with --against, or push with --no-compare`,
     );
   }
   return {
