@@ -85,8 +85,14 @@ A sync replaces the account's state: a push that would remove or deactivate more
 While another sync is running the service answers 409: push tries again every 2 s until
 --wait runs out. Rate limits are kept; a 429, a 5xx or a lost connection is retried.
 
+The state folder is proved writable before anything is uploaded. A state file that cannot be
+read (cut short by a crash, a link) is a warning; with no history on the service to compare
+with instead, the guard then asks for --allow-deletes.
+
 Exit codes: 0 synced (or a dry run done), 1 invalid file or a request the service refused,
-2 usage error, 3 file unreadable, 5 refused by --max-deletes, ${REMOTE_EXIT_CODES}
+2 usage error, 3 file unreadable or the state folder unwritable (nothing uploaded), 5 refused
+by --max-deletes, 9 synced but its state not saved (do not push again for the sync's sake),
+${REMOTE_EXIT_CODES}
 
 Examples:
   $ syncfile push users.json --app-account 42

@@ -5,6 +5,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { EXIT } from "../../src/cli/exitCodes.js";
 import { catalog, validateFile } from "../../src/index.js";
 import { runCli, runShell } from "../support/cli.js";
 import { root } from "../support/paths.js";
@@ -190,6 +191,13 @@ describe("the pages", () => {
       ...read("docs/findings.md").matchAll(/^\| `([a-zA-Z.]+)` +\| (error|warning) +\| ([^|]+?) +\|$/gm),
     ].map((m) => [m[1], m[2], m[3]?.trim()]);
     expect(rows).toEqual(Object.entries(catalog).map(([code, e]) => [code, e.severity, e.title]));
+  });
+
+  it("list exactly the exit codes of the code, and 130, in docs/push-download-reports.md", () => {
+    const codes = [...read("docs/push-download-reports.md").matchAll(/^\| +(\d+) \| [^|]+ \|$/gm)].map((m) =>
+      Number(m[1]),
+    );
+    expect(codes).toEqual([...Object.values(EXIT), 130]);
   });
 
   it.each(Object.entries(optionsPage))("document every option of %s on %s", async (command, page) => {
