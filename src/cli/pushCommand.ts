@@ -1,20 +1,20 @@
 // `syncfile push FILE --app-account N`: check the file here, and only a valid one is uploaded
 // (upload URL, storage PUT, registration) and synced; a running sync is waited out.
 
-import { createHash } from "node:crypto";
 import { mkdtemp, rm, stat } from "node:fs/promises";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Command } from "commander";
-import { readStateFile, stateFileExists, writeStateFile } from "../bytes/stateFile.js";
+import { writeStateFile } from "../bytes/stateFile.js";
 import { ApiError, refusedByGuard } from "../client/ApiError.js";
-import type { Client, UploadedFile } from "../client/createClient.js";
-import type { PreviousState, PushChanges, StateFolderError } from "../client/pushFile.js";
+import type { UploadedFile } from "../client/createClient.js";
+import type { PushChanges, StateFolderError } from "../client/pushFile.js";
 import { countLines } from "../diff/counts.js";
-import type { SyncRecord, SyncSummary } from "../http/operations.js";
+import type { SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
+import { describeStateError, previousState, pushState, stateWarning } from "./_pushState.js";
 import {
   addRemoteOptions,
   connect,
@@ -274,121 +274,6 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     throw error;
   } finally {
     await rm(scratch, { recursive: true, force: true });
-  }
-}
-
-/** Where the last file pushed to this account of this service is kept (without its extension). */
-function pushState(flags: PushFlags): string {
-  const dir =
-    process.env.SYNCFILE_STATE_DIR ??
-    join(process.env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "syncfile");
-  const service = createHash("sha256")
-    .update(new URL(flags.baseUrl ?? "").href)
-    .digest("hex")
-    .slice(0, 16);
-  return join(dir, "pushed", `${service}-account-${flags.appAccount}`);
-}
-
-/** The account's previous state to compare with, what it is, and what could not be read on the way. */
-interface Previous {
-  state: PreviousState;
-  label: string;
-  warnings: string[];
-}
-
-/**
- * The account's previous state: the last file pushed to it from here, unless the service says
- * (syncfile serve's history, GET /v1.0/appAccounts/{id}/syncs) that another file made its
- * state since — then that file, downloaded into `scratch`. A service without that read, or
- * one that cannot answer it now, leaves the last push from here. A state file that cannot be
- * read is a warning: the service's record is compared with where there is one; else the state
- * is lost, and pushFile's guard asks for --allow-deletes.
- */
-async function previousState(
-  client: Client,
-  appAccount: number,
-  state: string,
-  scratch: string,
-  signal: AbortSignal,
-): Promise<Previous> {
-  const local = await previousPush(state);
-  const fromHere: Previous = {
-    state: local,
-    label: "the last push to this account from here",
-    warnings: [],
-  };
-  let current: SyncRecord | undefined;
-  try {
-    const { syncs } = await client.appAccountSyncs(appAccount, { limit: 100, signal });
-    current = Array.isArray(syncs) ? syncs.find((sync) => sync.current) : undefined;
-  } catch (error) {
-    if (signal.aborted) throw error;
-    // a service without that read (the service's own answers 404), or an account never synced
-    return fromHere;
-  }
-  if (!current) return { ...fromHere, state: null };
-  const instead = "comparing with the service's record instead";
-  const warnings: string[] = [];
-  if (local !== null && "lost" in local) warnings.push(stateWarning(local.lost, local.reason, instead));
-  const synced = await syncedFile(state).catch((error: Error) => {
-    warnings.push(stateWarning(`${state}.synced.json`, describeStateError(error), instead));
-    return null;
-  });
-  if (local !== null && "kept" in local && synced === current.idFile) return fromHere;
-  const saved = await client.downloadFile(current.idFile, join(scratch, `previous.${current.format}`), {
-    signal,
-  });
-  return {
-    state: saved.path,
-    label: `the service's record of app account ${appAccount} (sync ${current.idSync}, file ${current.idFile})`,
-    warnings,
-  };
-}
-
-/**
- * The id of the file whose sync the last push from here made (kept in `state`.synced.json), or
- * null when there is none; an error when it cannot be read (SyntaxError: empty, cut short, or
- * not what push writes).
- */
-async function syncedFile(state: string): Promise<number | null> {
-  const text = await readStateFile(`${state}.synced.json`);
-  if (text === null) return null;
-  const idFile = (JSON.parse(text) as { idFile?: unknown } | null)?.idFile;
-  if (typeof idFile !== "number") throw new SyntaxError("no idFile");
-  return idFile;
-}
-
-/**
- * The last file pushed from here (`state` with .json or .csv): `{kept}`, or `{lost}` when it
- * is a link or cannot be read, or null for a first push.
- */
-async function previousPush(state: string): Promise<Exclude<PreviousState, string>> {
-  for (const extension of [".json", ".csv"]) {
-    const path = `${state}${extension}`;
-    try {
-      if (await stateFileExists(path)) return { kept: path };
-    } catch (error) {
-      return { lost: path, reason: describeStateError(error) };
-    }
-  }
-  return null;
-}
-
-/** The warning for a state file that cannot be read, and what push does without it. */
-function stateWarning(path: string, reason: string, instead: string): string {
-  return `syncfile: warning: the push state ${path} cannot be read (${reason}): ${instead}\n`;
-}
-
-/** Why a state file cannot be read or written, in words. */
-function describeStateError(error: unknown): string {
-  if (error instanceof SyntaxError) return "empty or cut short: a crash, a full disk?";
-  switch ((error as NodeJS.ErrnoException).code) {
-    case "ELOOP":
-      return "a symbolic link, which syncfile never follows there";
-    case "ENOTDIR":
-      return "not a folder (a file is in the way)";
-    default:
-      return describeIoError(error);
   }
 }
 

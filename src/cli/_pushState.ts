@@ -1,0 +1,128 @@
+// The state `syncfile push` keeps for the next push of an account (the copy of the file last
+// synced from here, and the id of its file), and how the previous state is found from it: read
+// through the state-file helper, never through a link; a state file that cannot be read is a
+// warning, never a failure.
+
+import { createHash } from "node:crypto";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { readStateFile, stateFileExists } from "../bytes/stateFile.js";
+import type { Client } from "../client/createClient.js";
+import type { PreviousState } from "../client/pushFile.js";
+import type { SyncRecord } from "../http/operations.js";
+import { describeIoError } from "./_io.js";
+
+/** Where the last file pushed to this account of this service is kept (without its extension). */
+export function pushState(flags: { baseUrl?: string; appAccount: number }): string {
+  const dir =
+    process.env.SYNCFILE_STATE_DIR ??
+    join(process.env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "syncfile");
+  const service = createHash("sha256")
+    .update(new URL(flags.baseUrl ?? "").href)
+    .digest("hex")
+    .slice(0, 16);
+  return join(dir, "pushed", `${service}-account-${flags.appAccount}`);
+}
+
+/** The account's previous state to compare with, what it is, and what could not be read on the way. */
+export interface Previous {
+  state: PreviousState;
+  label: string;
+  warnings: string[];
+}
+
+/**
+ * The account's previous state: the last file pushed to it from here, unless the service says
+ * (syncfile serve's history, GET /v1.0/appAccounts/{id}/syncs) that another file made its
+ * state since — then that file, downloaded into `scratch`. A service without that read, or
+ * one that cannot answer it now, leaves the last push from here. A state file that cannot be
+ * read is a warning: the service's record is compared with where there is one; else the state
+ * is lost, and pushFile's guard asks for --allow-deletes.
+ */
+export async function previousState(
+  client: Client,
+  appAccount: number,
+  state: string,
+  scratch: string,
+  signal: AbortSignal,
+): Promise<Previous> {
+  const local = await previousPush(state);
+  const fromHere: Previous = {
+    state: local,
+    label: "the last push to this account from here",
+    warnings: [],
+  };
+  let current: SyncRecord | undefined;
+  try {
+    const { syncs } = await client.appAccountSyncs(appAccount, { limit: 100, signal });
+    current = Array.isArray(syncs) ? syncs.find((sync) => sync.current) : undefined;
+  } catch (error) {
+    if (signal.aborted) throw error;
+    // a service without that read (the service's own answers 404), or an account never synced
+    return fromHere;
+  }
+  if (!current) return { ...fromHere, state: null };
+  const instead = "comparing with the service's record instead";
+  const warnings: string[] = [];
+  if (local !== null && "lost" in local) warnings.push(stateWarning(local.lost, local.reason, instead));
+  const synced = await syncedFile(state).catch((error: Error) => {
+    warnings.push(stateWarning(`${state}.synced.json`, describeStateError(error), instead));
+    return null;
+  });
+  if (local !== null && "kept" in local && synced === current.idFile) return fromHere;
+  const saved = await client.downloadFile(current.idFile, join(scratch, `previous.${current.format}`), {
+    signal,
+  });
+  return {
+    state: saved.path,
+    label: `the service's record of app account ${appAccount} (sync ${current.idSync}, file ${current.idFile})`,
+    warnings,
+  };
+}
+
+/**
+ * The id of the file whose sync the last push from here made (kept in `state`.synced.json), or
+ * null when there is none; an error when it cannot be read (SyntaxError: empty, cut short, or
+ * not what push writes).
+ */
+async function syncedFile(state: string): Promise<number | null> {
+  const text = await readStateFile(`${state}.synced.json`);
+  if (text === null) return null;
+  const idFile = (JSON.parse(text) as { idFile?: unknown } | null)?.idFile;
+  if (typeof idFile !== "number") throw new SyntaxError("no idFile");
+  return idFile;
+}
+
+/**
+ * The last file pushed from here (`state` with .json or .csv): `{kept}`, or `{lost}` when it
+ * is a link or cannot be read, or null for a first push.
+ */
+async function previousPush(state: string): Promise<Exclude<PreviousState, string>> {
+  for (const extension of [".json", ".csv"]) {
+    const path = `${state}${extension}`;
+    try {
+      if (await stateFileExists(path)) return { kept: path };
+    } catch (error) {
+      return { lost: path, reason: describeStateError(error) };
+    }
+  }
+  return null;
+}
+
+/** The warning for a state file that cannot be read, and what push does without it. */
+export function stateWarning(path: string, reason: string, instead: string): string {
+  return `syncfile: warning: the push state ${path} cannot be read (${reason}): ${instead}\n`;
+}
+
+/** Why a state file cannot be read or written, in words. */
+export function describeStateError(error: unknown): string {
+  if (error instanceof SyntaxError) return "empty or cut short: a crash, a full disk?";
+  switch ((error as NodeJS.ErrnoException).code) {
+    case "ELOOP":
+      return "a symbolic link, which syncfile never follows there";
+    case "ENOTDIR":
+      return "not a folder (a file is in the way)";
+    default:
+      return describeIoError(error);
+  }
+}
