@@ -1,15 +1,16 @@
 // The comparison of a diff, wherever the files come from (diffFiles: paths in Node; diffBlobs:
-// Blobs in a browser): each side's users and license users go to partitions of a spill by a
-// hash of the email (a temporary file in Node, memory in a browser), and each pair of
-// partitions is compared in memory, so memory holds one partition of each side, whatever the
-// files' sizes. Licenses, a file's few, are compared in memory. Changes come out users first,
-// then licenses, then license users; within each, partition by partition, sorted by email.
+// Blobs in a browser): each side's users and license users go to partitions of a spill (a
+// temporary file in Node, memory in a browser) by a fixed hash of the email (_partitionOf),
+// and each pair of partitions is compared in memory, so memory holds one partition of each
+// side, whatever the files' sizes. Licenses, a file's few, are compared in memory. Changes come
+// out users first, then licenses, then license users; within each, partition by partition,
+// sorted by email.
 
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import type { NormalizedLicense, NormalizedUser, NormalizedValues } from "../model/normalize.js";
 import type { Report } from "../report/Report.js";
-import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
 import { openSpill, type SpillFile } from "../spill/spill.js";
+import { partitionOf } from "./_partitionOf.js";
 import { type Change, type ChangeCounts, noChanges, takesAway } from "./Change.js";
 
 /** What a diff found: each file's report, and how many changes of each kind (none when a file is invalid). */
@@ -231,8 +232,7 @@ export class DiffSide implements DocumentWriter<NormalizedValues> {
   }
 
   #partOf(email: string): number {
-    fingerprint(email, true);
-    return (lastFingerprint.h1 >>> 0) % this.#partitions;
+    return partitionOf(email, this.#partitions);
   }
 }
 

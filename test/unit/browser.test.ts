@@ -66,8 +66,11 @@ const comparable = (report: Report | string): Report => {
   return copy;
 };
 
-/** What the bundle's code may use besides the language itself: what a Web Worker and Node both have. */
-const WORKER_GLOBALS = { TextEncoder, TextDecoder, performance, console, Blob };
+/**
+ * What the bundle's code may use besides the language itself: what a Web Worker and Node both
+ * have (crypto: the fingerprints' key is drawn with crypto.getRandomValues).
+ */
+const WORKER_GLOBALS = { TextEncoder, TextDecoder, performance, console, Blob, crypto: globalThis.crypto };
 
 /** What the bundle does in its realm: every value in and out is JSON or an array of numbers. */
 interface Driver {
