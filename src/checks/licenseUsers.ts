@@ -5,8 +5,7 @@
 import type { LicenseUserRecord, Place } from "../model/DataRecord.js";
 import type { UserEmails } from "../model/UserEmails.js";
 import { showValue } from "../report/describe.js";
-import { FingerprintSet } from "../spill/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
+import { AddressSet } from "../spill/AddressSet.js";
 import { SpillList } from "../spill/SpillList.js";
 import type { Check, CheckContext } from "./Check.js";
 
@@ -35,13 +34,12 @@ interface Deferred {
 
 /** Reports license users that are not among the users, and users listed twice in one license. */
 export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { interleaved: false }): Check {
-  const inLicense = new FingerprintSet(IN_LICENSE_MEMORY_KEYS);
-  // the users of the interleaved part, each email kept with its license (the license mixed
-  // into the fingerprint: an odd multiplier keeps it one-to-one)
+  // a license user listed twice is decided by the addresses (AddressSet.add, .get)
+  const inLicense = new AddressSet(IN_LICENSE_MEMORY_KEYS);
+  // the users of the interleaved part, each email kept with its license (its group)
   const interleaved = order.interleaved
-    ? new FingerprintSet(IN_LICENSE_MEMORY_KEYS, INTERLEAVED_EXPECTED_KEYS)
+    ? new AddressSet(IN_LICENSE_MEMORY_KEYS, INTERLEAVED_EXPECTED_KEYS)
     : null;
-  const withLicense = (h1: number, license: number) => h1 ^ Math.imul(license + 1, 0x9e3779b1);
   const deferred = new SpillList<Deferred>();
   let license = -1;
 
@@ -59,20 +57,18 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
       if (record.kind !== "licenseUser") return;
       const email = (record.value as { email?: unknown } | null)?.email;
       if (typeof email !== "string") return;
-      fingerprint(email, true);
-      const { h1, h2 } = lastFingerprint;
       let first: number;
       if (order.interleaved) {
         license = record.licenseIndex;
-        first = (interleaved as FingerprintSet).add(withLicense(h1, license), h2, record.index);
+        first = (interleaved as AddressSet).add(email, record.index, license);
       } else {
         if (record.licenseIndex !== license) {
           license = record.licenseIndex;
           inLicense.clear();
         }
         // after an interleaved part, the license's users there came before
-        first = interleaved ? interleaved.get(withLicense(h1, license), h2) : -1;
-        if (first < 0) first = inLicense.add(h1, h2, record.index);
+        first = interleaved ? interleaved.get(email, license) : -1;
+        if (first < 0) first = inLicense.add(email, record.index);
       }
       if (first >= 0) {
         context.report("license.user.duplicate", record, {
@@ -84,7 +80,7 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
       // a license user that is already invalid (a malformed email) is not also "unknown"
       if (context.recordErrors > 0 || record.userKnown) return;
       if (record.afterUsers) {
-        if (!emails.hasFingerprint(h1, h2)) unknown(context, email, record);
+        if (!emails.has(email)) unknown(context, email, record);
       } else deferred.push({ email, place: record.place(["email"]) });
     },
     end(context) {

@@ -14,8 +14,7 @@ import {
   normalizeLicenseUser,
   normalizeUser,
 } from "../model/normalize.js";
-import { FingerprintSet } from "../spill/FingerprintSet.js";
-import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
+import { AddressSet } from "../spill/AddressSet.js";
 import { SpillList } from "../spill/SpillList.js";
 
 /** Hands a pass's records to a writer: `end()` after the last, `dispose()` always. */
@@ -68,8 +67,11 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export class NormalizingRouter implements RecordRouter {
   readonly #writer: DocumentWriter<NormalizedValues>;
   readonly #prices: PriceConverter;
-  /** Deleted users' emails (about 18 MB in the hash table, the rest in compact runs). */
-  readonly #deleted = new FingerprintSet(1024 * 1024);
+  /**
+   * Deleted users' emails (about 18 MB in the hash table, the rest in compact runs; their
+   * addresses decide while in memory: AddressSet.has).
+   */
+  readonly #deleted = new AddressSet(1024 * 1024);
   #held: SpillList<Held> | null = null;
   /** A normalised license user is no longer as read. */
   readonly licenseUserItems = null;
@@ -113,10 +115,7 @@ export class NormalizingRouter implements RecordRouter {
 
   #user(value: Record<string, unknown>): NormalizedUser {
     const user = normalizeUser(value);
-    if (user.status === "deleted") {
-      fingerprint(user.email, true);
-      this.#deleted.add(lastFingerprint.h1, lastFingerprint.h2, 0);
-    }
+    if (user.status === "deleted") this.#deleted.add(user.email, 0);
     return user;
   }
 
@@ -137,8 +136,7 @@ export class NormalizingRouter implements RecordRouter {
       this.#writer.licenseUser(licenseIndex, value, afterUsers); // no user to look up: as read
       return;
     }
-    fingerprint(value.email, true);
-    const deleted = this.#deleted.has(lastFingerprint.h1, lastFingerprint.h2);
+    const deleted = this.#deleted.has(value.email);
     this.#writer.licenseUser(
       licenseIndex,
       normalizeLicenseUser(value, deleted ? "deleted" : "active"),

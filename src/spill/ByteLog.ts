@@ -89,6 +89,11 @@ export class ByteLog {
     return this.#end();
   }
 
+  /** Whether the record at `offset` is in memory (reading it costs no read of the file). */
+  inMemory(offset: number): boolean {
+    return offset >= this.#spilled;
+  }
+
   /** Reserves room for a record of at most `max` bytes; write it, then `commit`. */
   reserve(max: number): Reservation {
     const k = this.#pages.length - 1;

@@ -102,6 +102,16 @@ export class FingerprintSet {
     return this.#runs ? this.#runs.get(h1, h2) : -1;
   }
 
+  /**
+   * The payload stored for the fingerprint when it is in the hash table; -2 when it is in a
+   * compact run (its payload not read from the disk); -1 when the set does not hold it.
+   */
+  getInMemory(h1: number, h2: number): number {
+    const found = this.#slots[this.#find(h1, h2)] as number;
+    if (found !== 0) return this.#payload((found & ENTRY_MASK) - 1);
+    return this.#runs?.has(h1, h2) ? -2 : -1;
+  }
+
   /** Empties the set, keeping its pages and, when it was well used, its table for the next round. */
   clear(): void {
     this.#runs?.dispose();

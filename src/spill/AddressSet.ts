@@ -1,0 +1,168 @@
+// A set of email addresses compared case-insensitively (toLowerCase's folding), each with a
+// payload: a FingerprintSet narrows the search, and the addresses decide. Every address added
+// is also written, folded, to a ByteLog (its last 4 MB in memory, the rest in a temporary
+// file), and the fingerprint's payload is where: a fingerprint found is confirmed by reading
+// that address back. Two different addresses with one fingerprint (a chance of 2^-64 a pair
+// with the keyed fingerprint, but a test's degenerate hash makes them at will) are both kept:
+// the second in a Map beside the set.
+//
+// What decides:
+// - add() and get() (a duplicate user, a row's user, a license user listed twice): always the
+//   addresses, read back from the file when they are no longer in memory (only on a match:
+//   a duplicate, or a user's later row that does not follow its previous one).
+// - has() (whether a license user is one of the users, whether its user is deleted): the
+//   addresses while the match is in memory (its fingerprint in the hash table, its address in
+//   the log's memory: the last 128 k to 1 M keys, by the owner's budget); past that, the keyed
+//   fingerprint alone, as reading the disk for every license user would cost more than the
+//   pass: a license user whose address is not a user's is then taken for one with a chance of
+//   about n / 2^64 (n: the addresses in the set), which no file can raise, as the key is drawn
+//   anew for every run and never shown.
+// About 40 bytes an address on disk or in memory (the address in UTF-8, 16 bytes besides),
+// on top of the FingerprintSet.
+
+import { ByteLog, writeU32 } from "./ByteLog.js";
+import { FingerprintSet } from "./FingerprintSet.js";
+import { type Fingerprinter, fingerprint, lastFingerprint } from "./fingerprint.js";
+
+/** The addresses' bytes kept in memory before older ones go to the temporary file. */
+const ADDRESS_BYTES = 4 * 1024 * 1024;
+/** A record's offset is stored a quarter: records are padded to 4 bytes, offsets below 8 GiB. */
+const MAX_OFFSET = 4 * 0x7fffffff;
+
+/** Options of an AddressSet (tests shrink them, or make the fingerprints collide). */
+export interface AddressSetOptions {
+  /** Bytes of addresses kept in memory (default 4 MiB). */
+  addressBytes?: number;
+  /** The fingerprint (default: the keyed one of fingerprint.ts). */
+  hash?: Fingerprinter;
+}
+
+/** Email addresses (case-insensitive, within a group), each with the payload of its first add. */
+export class AddressSet {
+  readonly #set: FingerprintSet;
+  readonly #addressBytes: number;
+  readonly #hash: Fingerprinter;
+  #log = new ByteLog();
+  /** Addresses whose fingerprint another address has: `${group}:${address folded}` → payload. */
+  #others: Map<string, number> | null = null;
+  // the fingerprint of the address being looked up, its group mixed in
+  #h1 = 0;
+  #h2 = 0;
+
+  /**
+   * `memoryKeys`, `expectedKeys`: the FingerprintSet's (how many fingerprints its hash table
+   * holds before they go to a compact run; how many it is sized for from the start).
+   */
+  constructor(memoryKeys?: number, expectedKeys?: number, options: AddressSetOptions = {}) {
+    this.#set = new FingerprintSet(memoryKeys, expectedKeys);
+    this.#addressBytes = options.addressBytes ?? ADDRESS_BYTES;
+    this.#hash = options.hash ?? fingerprint;
+  }
+
+  /**
+   * Adds `address` of `group` (≥ -1: a license's index, or -1 for none) with `payload` (≥ 0);
+   * returns the payload of the same address added before, or -1 when it is new.
+   */
+  add(address: string, payload: number, group = -1): number {
+    this.#fingerprint(address, group);
+    // the record written next starts where the log ends
+    if (this.#log.size > MAX_OFFSET) throw new Error("AddressSet: more than 8 GiB of addresses");
+    const at = this.#set.add(this.#h1, this.#h2, this.#log.size / 4);
+    if (at < 0) {
+      this.#write(address, payload, group);
+      return -1;
+    }
+    const known = this.#read(at, address, group);
+    if (known >= 0) return known;
+    this.#others ??= new Map();
+    const others = this.#others;
+    const key = `${group}:${address.toLowerCase()}`;
+    const other = others.get(key);
+    if (other !== undefined) return other;
+    others.set(key, payload);
+    return -1;
+  }
+
+  /** The payload of `address` of `group`, or -1. */
+  get(address: string, group = -1): number {
+    this.#fingerprint(address, group);
+    const at = this.#set.get(this.#h1, this.#h2);
+    if (at < 0) return -1;
+    const known = this.#read(at, address, group);
+    if (known >= 0) return known;
+    return this.#others?.get(`${group}:${address.toLowerCase()}`) ?? -1;
+  }
+
+  /** Whether the set has `address` (of no group): see the header for what decides. */
+  has(address: string): boolean {
+    this.#fingerprint(address, -1);
+    const at = this.#set.getInMemory(this.#h1, this.#h2);
+    if (at === -1) return false;
+    if (at < 0 || !this.#log.inMemory(at * 4)) return true; // the keyed fingerprint decides
+    if (this.#read(at, address, -1) >= 0) return true;
+    return this.#others?.has(`-1:${address.toLowerCase()}`) ?? false;
+  }
+
+  /** Empties the set. */
+  clear(): void {
+    this.#set.clear();
+    this.#log.dispose();
+    this.#log = new ByteLog();
+    this.#others = null;
+  }
+
+  /** Deletes the temporary files (the set is empty afterwards). */
+  dispose(): void {
+    this.#set.dispose();
+    this.#log.dispose();
+    this.#others = null;
+  }
+
+  #fingerprint(address: string, group: number): void {
+    this.#hash(address, true);
+    this.#h1 = group < 0 ? lastFingerprint.h1 : lastFingerprint.h1 ^ Math.imul(group + 1, 0x9e3779b1);
+    this.#h2 = lastFingerprint.h2;
+  }
+
+  /**
+   * Writes a record: payload, group + 1, the address's UTF-8 length, the address folded, up to
+   * a multiple of 4 bytes, at the log's end.
+   */
+  #write(address: string, payload: number, group: number): void {
+    let ascii = true;
+    for (let i = 0; ascii && i < address.length; i++) ascii = address.charCodeAt(i) < 0x80;
+    const text = ascii ? address : address.toLowerCase();
+    const { page, at } = this.#log.reserve(12 + 3 * text.length + 3);
+    writeU32(page, at, payload);
+    writeU32(page, at + 4, group + 1);
+    let n = text.length;
+    if (ascii) {
+      for (let i = 0; i < n; i++) {
+        const c = text.charCodeAt(i);
+        page[at + 12 + i] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+      }
+    } else n = page.write(text, at + 12, "utf8");
+    writeU32(page, at + 8, n);
+    this.#log.commit((12 + n + 3) & ~3);
+    if (this.#log.memoryBytes > this.#addressBytes) this.#log.spill();
+  }
+
+  /** The payload of the record at `at` (offset / 4) when it holds `address` of `group`; else -1. */
+  #read(at: number, address: string, group: number): number {
+    const { page, at: start } = this.#log.read(at * 4);
+    if (page.readUInt32LE(start + 4) !== group + 1) return -1;
+    const n = page.readUInt32LE(start + 8);
+    const bytes = start + 12;
+    let ascii = n === address.length;
+    for (let i = 0; ascii && i < n; i++) {
+      let c = address.charCodeAt(i);
+      if (c >= 0x80) ascii = false;
+      else {
+        if (c >= 0x41 && c <= 0x5a) c += 0x20;
+        if (page[bytes + i] !== c) return -1;
+      }
+    }
+    if (!ascii && page.toString("utf8", bytes, bytes + n) !== address.toLowerCase()) return -1;
+    return page.readUInt32LE(start);
+  }
+}
