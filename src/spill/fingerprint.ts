@@ -4,8 +4,9 @@
 // drawn at random when the module loads: a different key every run, which no file can know,
 // so two different strings share a fingerprint with a chance of about 2^-64, whatever they
 // are (among 10 million emails, about 3 in a million that any two do). Equality is decided by
-// the strings where it matters (AddressSet); a fingerprint only narrows the search. Threads
-// that compare fingerprints with each other (a diff's sides) share the key (useFingerprintKey).
+// the strings where it matters (AddressSet); a fingerprint only narrows the search. A thread
+// whose fingerprints are compared with another's must take its key (useFingerprintKey): none
+// is today (a CSV file's parsing thread sends user numbers; a diff partitions by _partitionOf).
 
 /** The two halves of the last fingerprint computed (avoids allocating a pair per call). */
 export const lastFingerprint = { h1: 0, h2: 0 };
