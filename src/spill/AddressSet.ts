@@ -42,7 +42,9 @@ export class AddressSet {
   readonly #set: FingerprintSet;
   readonly #addressBytes: number;
   readonly #hash: Fingerprinter;
-  #log = new ByteLog();
+  // pages written to the file are filled again: a thread that allocates little (the CSV
+  // parsing thread's) would keep dropped ones until a full collection
+  #log = new ByteLog(undefined, []);
   /** Addresses whose fingerprint another address has: `${group}:${address folded}` → payload. */
   #others: Map<string, number> | null = null;
   // the fingerprint of the address being looked up, its group mixed in
@@ -107,7 +109,7 @@ export class AddressSet {
   clear(): void {
     this.#set.clear();
     this.#log.dispose();
-    this.#log = new ByteLog();
+    this.#log = new ByteLog(undefined, []);
     this.#others = null;
   }
 
