@@ -13,6 +13,11 @@ import type { NormalizedValidateOptions } from "./options.js";
 
 /** The users' emails a validation keeps in its hash table before they go to compact runs. */
 const JSON_EMAILS_IN_TABLE = 512 * 1024;
+/**
+ * The bytes of their addresses kept in memory: a license user found among the users is
+ * confirmed by the address while it is in memory (AddressSet.has), about the last 100 k users.
+ */
+const JSON_ADDRESS_BYTES = 4 * 1024 * 1024;
 
 /** Runs the checks on each record as it arrives, and collects every finding. */
 export class ValidationCore {
@@ -35,7 +40,7 @@ export class ValidationCore {
    * looked up without searching the compact runs: faster for the files most have, for a little
    * more memory at the peak of a file of millions.
    */
-  readonly #emails = new UserEmails(JSON_EMAILS_IN_TABLE);
+  readonly #emails = new UserEmails(JSON_EMAILS_IN_TABLE, 0, { addressBytes: JSON_ADDRESS_BYTES });
 
   /** Where the reader sends records and its own findings. */
   readonly sink: RecordSink;
