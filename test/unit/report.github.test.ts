@@ -72,7 +72,7 @@ describe("formatGithub", () => {
           findings.forEach((f, i) => {
             const line = lines[i] as string;
             expect(line).toMatch(ANNOTATION);
-            const [, props = "", data = ""] = /^::\w+ ([^:]*)::(.*)$/.exec(line) ?? [];
+            const [, props = "", data = ""] = /^::\w+ ([^:]*)::(.*)$/s.exec(line) ?? [];
             const fileProp = /^file=([^,]*)/.exec(props)?.[1] ?? "";
             expect(unescapeCommand(fileProp)).toBe(file ?? "stdin");
             expect(unescapeCommand(data).startsWith(f.message)).toBe(true);
