@@ -20,11 +20,13 @@ export class ConnectionError extends Error {
     method: string,
     url: URL,
     cause: unknown,
-    options: { sent?: boolean; retryable?: boolean } = {},
+    /** `via`: the proxy the request went through (redacted, with its variable), when one did. */
+    options: { sent?: boolean; retryable?: boolean; via?: string } = {},
   ) {
-    super(`[${method}] ${url.pathname}: no complete answer from ${url.origin} — ${describe(cause)}`, {
-      cause,
-    });
+    super(
+      `[${method}] ${url.pathname}: no complete answer from ${url.origin} — ${describe(cause, options.via)}`,
+      { cause },
+    );
     this.method = method;
     this.path = url.pathname;
     this.origin = url.origin;
@@ -33,8 +35,16 @@ export class ConnectionError extends Error {
   }
 }
 
-function describe(cause: unknown): string {
+function describe(cause: unknown, via: string | undefined): string {
   const error = cause as NodeJS.ErrnoException;
+  // through a proxy, the connection that was refused or whose host is unknown is the proxy's
+  if (via !== undefined) {
+    const variable = /\((\w+)\)$/.exec(via)?.[1] ?? "the proxy's variable";
+    if (error?.code === "ECONNREFUSED")
+      return `the proxy ${via} refused the connection (is the proxy running, and is ${variable} right?)`;
+    if (error?.code === "ENOTFOUND" || error?.code === "EAI_AGAIN")
+      return `no such host as the proxy ${via} (check ${variable})`;
+  }
   switch (error?.code) {
     case "ECONNREFUSED":
       return "connection refused (is the service running, and is the base URL right?)";

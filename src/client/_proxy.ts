@@ -10,6 +10,13 @@ import { getProxyForUrl } from "proxy-from-env";
 import { addSecretsOf, redactUrl } from "../text/redact.js";
 
 const agents = new Map<string, Agent>();
+/** What each agent goes through, for messages: the proxy's URL, redacted, and its variable. */
+const proxies = new WeakMap<Agent, string>();
+
+/** The proxy `agent` sends through, as a message names it: `http://proxy:3128 (HTTP_PROXY)`. */
+export function proxyOf(agent: Agent): string | undefined {
+  return proxies.get(agent);
+}
 
 /** The agent that sends a request for `url` through the environment's proxy; undefined: direct. */
 export function proxyAgentFor(url: URL): Agent | undefined {
@@ -32,6 +39,10 @@ export function proxyAgentFor(url: URL): Agent | undefined {
         ? new HttpsProxyAgent(target, { keepAlive: true })
         : new HttpProxyAgent(target, { keepAlive: true });
     agents.set(key, agent);
+    proxies.set(
+      agent,
+      `${redactUrl(proxy.includes("://") ? proxy : `http://${proxy}`)} (${variableFor(url)})`,
+    );
   }
   return agent;
 }

@@ -37,21 +37,25 @@ export function send(spec: RequestSpec): Promise<IncomingMessage> {
   }
   // the proxy's packages load with the first request, not with every command of the CLI
   proxies ??= import("./_proxy.js");
-  return proxies.then(({ proxyAgentFor }) => {
+  return proxies.then(({ proxyAgentFor, proxyOf }) => {
     let agent: Agent | undefined;
     try {
       agent = proxyAgentFor(url);
     } catch (error) {
       throw new ConnectionError(method, url, error, { sent: false, retryable: false });
     }
-    return exchange(spec, agent);
+    return exchange(spec, agent, agent && proxyOf(agent));
   });
 }
 
 let proxies: Promise<typeof import("./_proxy.js")> | null = null;
 
 /** `send` once the proxy (or none) is known. */
-function exchange(spec: RequestSpec, agent: Agent | undefined): Promise<IncomingMessage> {
+function exchange(
+  spec: RequestSpec,
+  agent: Agent | undefined,
+  via: string | undefined,
+): Promise<IncomingMessage> {
   const { method, url } = spec;
   let sent = false;
   let local: unknown = null;
@@ -90,7 +94,7 @@ function exchange(spec: RequestSpec, agent: Agent | undefined): Promise<Incoming
   }).catch((error: unknown) => {
     if (spec.signal?.aborted) throw spec.signal.reason;
     if (local !== null) throw local;
-    throw new ConnectionError(method, url, error, { sent });
+    throw new ConnectionError(method, url, error, { sent, ...(via ? { via } : {}) });
   });
 }
 

@@ -458,6 +458,19 @@ describe("syncfile push", () => {
     expect(gone.stderr).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:9 — connection refused/);
   });
 
+  it("names the proxy that refused, not the service, when the service is up and the proxy is not", async () => {
+    // (the retries take about 14 s, as for a service that does not answer)
+    const deadProxy = await syncfile(["download", "1", "--info"], {
+      HTTP_PROXY: "http://someone:proxy-secret-9@127.0.0.1:9",
+    });
+    expect(deadProxy.code).toBe(8);
+    expect(deadProxy.stderr).toContain(
+      "the proxy http://someone:***@127.0.0.1:9 (HTTP_PROXY) refused the connection (is the proxy running, and is HTTP_PROXY right?)",
+    );
+    expect(deadProxy.stderr).not.toContain("is the service running");
+    expect(deadProxy.stderr).not.toContain("proxy-secret-9");
+  });
+
   it("waits while another sync runs, says so, and then syncs", async () => {
     const held = await holdSync(server.url, data);
     const push = startCli(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "2m"], {
