@@ -49,6 +49,9 @@ export function parseWholeNumber(flag: string, text: string, min: number): numbe
 export function writeFailure(error: unknown): string | null {
   const e = error as NodeJS.ErrnoException;
   if (typeof e?.syscall !== "string" || typeof e.path !== "string") return null;
+  // a folder asked for where a file is (mkdir -p says EEXIST when the last name is one)
+  if (e.code === "EEXIST" && e.syscall === "mkdir")
+    return `cannot write in ${e.path}: it is a file, not a folder; give a folder, or a name that is free`;
   return e.code === "EEXIST" ? e.message : `cannot write ${e.path}: ${describeIoError(error)}`;
 }
 

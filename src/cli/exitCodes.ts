@@ -20,7 +20,9 @@ export const EXIT = {
   notSaved: 9,
 } as const;
 
-/** The exit codes of push, download and reports, for their --help. */
-export const REMOTE_EXIT_CODES = `6 the API key refused (401, 403), 7 a sync still running after --wait,
-8 the service not reached or not serving (a network failure, a 5xx or a rate limit, after the
-retries), 130 interrupted.`;
+/** The exit codes of every command that calls the service (push, download, reports), for their --help. */
+export const REMOTE_EXIT_CODES = `6 the API key refused (401, 403), 8 the service not reached or not
+serving (a network failure, a 5xx or a rate limit, after the retries), 130 interrupted.`;
+
+/** Push's own besides (it alone waits for a running sync), for its --help. */
+export const STILL_RUNNING_EXIT_CODE = "7 a sync still running after --wait";

@@ -86,6 +86,9 @@ function parseSince(text: string): Date {
   return new Date(time);
 }
 
+/** The exit code of a command that Ctrl-C (or SIGTERM) stopped. */
+const INTERRUPTED = 130;
+
 async function runReports(flags: ReportsFlags): Promise<number> {
   if (flags.interval !== undefined && !flags.watch) throw new UsageError("--interval goes with --watch");
   if (flags.interval !== undefined && flags.interval < 1000)
@@ -130,7 +133,8 @@ async function runReports(flags: ReportsFlags): Promise<number> {
       },
       onError: (error) => process.stderr.write(`syncfile: ${error.message}; trying again at the next poll\n`),
     });
-    return EXIT.ok;
+    // a watch ends only when it is interrupted: the shell's code for it, as every command's
+    return signal.aborted ? INTERRUPTED : EXIT.ok;
   } catch (error) {
     const failure = error instanceof StateFileError ? error.message : writeFailure(error);
     if (failure === null) throw error;

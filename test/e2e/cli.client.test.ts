@@ -633,6 +633,24 @@ describe("syncfile reports", () => {
       `syncfile: ${join(foreign, ".syncfile-reports.json")} is not a state file this version of syncfile wrote: move it away to download every report again\n`,
     );
     expect(readdirSync(foreign)).toEqual([".syncfile-reports.json"]);
+
+    // --out naming a file: said in words, not as the file system's EEXIST
+    const file = join(work, "not-a-folder.txt");
+    writeFileSync(file, "x");
+    const onFile = await reports(["--out", file]);
+    expect(onFile.code).toBe(3);
+    expect(onFile.stderr).toBe(
+      `syncfile: cannot write in ${file}: it is a file, not a folder; give a folder, or a name that is free\n`,
+    );
+  });
+
+  it("lists in --help only the exit codes the command can end with", async () => {
+    for (const command of ["download", "reports"]) {
+      const help = (await runCli([command, "--help"])).stdout;
+      expect(help, command).toMatch(/6 the API key refused/);
+      expect(help, command).not.toMatch(/\b7 a sync still running/);
+    }
+    expect((await runCli(["push", "--help"])).stdout).toMatch(/7 a sync still running after --wait/);
   });
 
   it("--watch polls until Ctrl-C: quiet while nothing changes, and it saves what appears", async () => {
@@ -651,7 +669,8 @@ describe("syncfile reports", () => {
     await waitFor(() => watch.output().stdout.includes("2 new reports, 4 downloaded before"), "their pass");
     watch.child.kill("SIGINT");
     const { code, stdout, stderr } = await watch.result;
-    expect(code).toBe(0);
+    expect(code).toBe(130); // interrupted, as the table of exit codes says
+
     expect(stderr).toBe("syncfile: watching for reports every 1 s; Ctrl-C stops\n");
     const passes = stdout.split("\n").filter((line) => /new reports?,/.test(line));
     // a pass between the two steps above may also have said that they were being generated
