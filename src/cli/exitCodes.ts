@@ -20,9 +20,14 @@ export const EXIT = {
   notSaved: 9,
 } as const;
 
-/** The exit codes of every command that calls the service (push, download, reports), for their --help. */
-export const REMOTE_EXIT_CODES = `6 the API key refused (401, 403), 8 the service not reached or not
-serving (a network failure, a 5xx or a rate limit, after the retries), 130 interrupted.`;
+/** What the exit codes of the commands that call the service mean, for their --help. */
+export const REMOTE_EXIT = {
+  keyRefused: "6 the API key refused (401, 403)",
+  stillRunning: "7 a sync still running after --wait",
+  unavailable: "8 the service not reached or not serving (the network, a 5xx or a 429, after the retries)",
+  interrupted: "130 interrupted",
+} as const;
 
-/** Push's own besides (it alone waits for a running sync), for its --help. */
-export const STILL_RUNNING_EXIT_CODE = "7 a sync still running after --wait";
+/** The exit codes of every command that calls the service (push, download, reports), for their --help. */
+export const REMOTE_EXIT_CODES = `${REMOTE_EXIT.keyRefused},
+${REMOTE_EXIT.unavailable}, ${REMOTE_EXIT.interrupted}.`;

@@ -30,7 +30,7 @@ import {
   type ReportFlags,
   renderReport,
 } from "./_reportOptions.js";
-import { EXIT, REMOTE_EXIT_CODES, STILL_RUNNING_EXIT_CODE } from "./exitCodes.js";
+import { EXIT, REMOTE_EXIT } from "./exitCodes.js";
 
 interface PushFlags extends ReportFlags, RemoteFlags {
   appAccount: number;
@@ -91,8 +91,9 @@ with instead, the guard then asks for --allow-deletes.
 
 Exit codes: 0 synced (or a dry run done), 1 invalid file or a request the service refused,
 2 usage error, 3 file unreadable or the state folder unwritable (nothing uploaded), 5 refused
-by --max-deletes, 9 synced but its state not saved (do not push again for the sync's sake),
-${STILL_RUNNING_EXIT_CODE}, ${REMOTE_EXIT_CODES}
+by --max-deletes, ${REMOTE_EXIT.keyRefused}, ${REMOTE_EXIT.stillRunning},
+${REMOTE_EXIT.unavailable},
+9 synced but its state not saved (do not push again for the sync's sake), ${REMOTE_EXIT.interrupted}.
 
 Examples:
   $ syncfile push users.json --app-account 42

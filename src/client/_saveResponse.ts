@@ -77,5 +77,12 @@ export function suggestedName(response: IncomingMessage): string | null {
 // writing the file failed (a disk full, a missing folder): not the network's fault, not retried
 function isLocal(error: unknown): boolean {
   const syscall = (error as NodeJS.ErrnoException)?.syscall;
-  return typeof syscall === "string" && ["open", "write", "rename", "close", "fsync"].includes(syscall);
+  // the file system's calls on the way to the destination (a folder in the path that is a file
+  // fails the first of them: lstat, ENOTDIR); a socket's are connect, read, getaddrinfo
+  return (
+    typeof syscall === "string" &&
+    ["open", "write", "rename", "close", "fsync", "lstat", "stat", "mkdir", "unlink", "link"].includes(
+      syscall,
+    )
+  );
 }
