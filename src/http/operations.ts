@@ -186,6 +186,12 @@ export interface SyncList {
   after?: string;
   /** Where the next page starts, to pass as `after`; null on the last page. */
   next: string | null;
+  /**
+   * The server's guard (`syncfile serve --max-deletes`): the most users a sync may take away
+   * without `syncfile-allow-deletes: true`; 0, any number. Said so that a client's dry run
+   * judges a push as the server will.
+   */
+  maxDeletes: number;
   syncs: SyncRecord[];
 }
 

@@ -70,6 +70,11 @@ export class SyncRunner {
     this.#maxDeletes = maxDeletes;
   }
 
+  /** The guard's threshold (0: off), said in an account's syncs list so a dry run can judge by it. */
+  get maxDeletes(): number {
+    return this.#maxDeletes;
+  }
+
   /** Syncs file `fileId` into app account `appAccount`; `allowDeletes` passes the guard. */
   async run(
     fileId: number,

@@ -153,6 +153,11 @@ export const SYNC_LIST = object(
     limit: integer,
     after: { ...text, description: "when the page was asked for by cursor" },
     next: { ...nullable(text), description: "pass it as after for the next page; null on the last page" },
+    maxDeletes: {
+      ...count,
+      description:
+        "this server's guard (serve --max-deletes): a sync taking away more users is refused (409) unless sent with syncfile-allow-deletes: true; 0: off",
+    },
     syncs: {
       type: "array",
       items: object({

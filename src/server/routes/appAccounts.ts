@@ -43,7 +43,7 @@ const notSynced = (id: number) =>
 
 export async function appAccountsRoutes(
   app: FastifyInstance,
-  { appAccounts, displayCurrency }: ServerContext,
+  { appAccounts, displayCurrency, syncs: runner }: ServerContext,
 ): Promise<void> {
   route(app, "appAccount", { params: ACCOUNT }, async (request) => {
     const id = Number((request.params as { id: string }).id);
@@ -99,6 +99,7 @@ export async function appAccountsRoutes(
       limit,
       ...(query.after !== undefined ? { after: query.after } : {}),
       next: more ? String(syncs.at(-1)?.idSync) : null,
+      maxDeletes: runner.maxDeletes,
       syncs,
     };
     return body;
