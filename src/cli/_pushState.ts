@@ -7,9 +7,10 @@ import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { readStateFile, stateFileExists } from "../bytes/stateFile.js";
+import { ApiError } from "../client/ApiError.js";
 import type { Client } from "../client/createClient.js";
 import type { PreviousState } from "../client/pushFile.js";
-import type { SyncRecord } from "../http/operations.js";
+import type { SyncList } from "../http/operations.js";
 import { describeIoError } from "./_io.js";
 
 /** Where the last file pushed to this account of this service is kept (without its extension). */
@@ -29,13 +30,16 @@ export interface Previous {
   state: PreviousState;
   label: string;
   warnings: string[];
+  /** The service's own guard, when it says one (syncfile serve's syncs list): 0, off. */
+  serviceMaxDeletes: number | null;
 }
 
 /**
  * The account's previous state: the last file pushed to it from here, unless the service says
  * (syncfile serve's history, GET /v1.0/appAccounts/{id}/syncs) that another file made its
- * state since — then that file, downloaded into `scratch`. A service without that read, or
- * one that cannot answer it now, leaves the last push from here. A state file that cannot be
+ * state since — then that file, downloaded into `scratch`. A 404 (an account never synced, or
+ * a service without that read) leaves the last push from here; any other failure to read it
+ * is thrown (a service that cannot be reached is no first push). A state file that cannot be
  * read is a warning: the service's record is compared with where there is one; else the state
  * is lost, and pushFile's guard asks for --allow-deletes.
  */
@@ -51,17 +55,14 @@ export async function previousState(
     state: local,
     label: "the last push to this account from here",
     warnings: [],
+    serviceMaxDeletes: null,
   };
-  let current: SyncRecord | undefined;
-  try {
-    const { syncs } = await client.appAccountSyncs(appAccount, { limit: 100, signal });
-    current = Array.isArray(syncs) ? syncs.find((sync) => sync.current) : undefined;
-  } catch (error) {
-    if (signal.aborted) throw error;
-    // a service without that read (the service's own answers 404), or an account never synced
-    return fromHere;
-  }
-  if (!current) return { ...fromHere, state: null };
+  const list = await syncList(client, appAccount, 100, signal);
+  // a service without that read (the service's own answers 404), or an account never synced
+  if (list === null) return fromHere;
+  const serviceMaxDeletes = guardOf(list);
+  const current = Array.isArray(list.syncs) ? list.syncs.find((sync) => sync.current) : undefined;
+  if (!current) return { ...fromHere, state: null, serviceMaxDeletes };
   const instead = "comparing with the service's record instead";
   const warnings: string[] = [];
   if (local !== null && "lost" in local) warnings.push(stateWarning(local.lost, local.reason, instead));
@@ -69,7 +70,8 @@ export async function previousState(
     warnings.push(stateWarning(`${state}.synced.json`, describeStateError(error), instead));
     return null;
   });
-  if (local !== null && "kept" in local && synced === current.idFile) return fromHere;
+  if (local !== null && "kept" in local && synced === current.idFile)
+    return { ...fromHere, serviceMaxDeletes };
   const saved = await client.downloadFile(current.idFile, join(scratch, `previous.${current.format}`), {
     signal,
   });
@@ -77,7 +79,46 @@ export async function previousState(
     state: saved.path,
     label: `the service's record of app account ${appAccount} (sync ${current.idSync}, file ${current.idFile})`,
     warnings,
+    serviceMaxDeletes,
   };
+}
+
+/**
+ * The service's own guard for `appAccount` (syncfile serve --max-deletes, in its syncs list),
+ * for a push compared with a file of its own (--against); null when the service says none (a
+ * 404: an account never synced, which no sync can take users from, or a service without that
+ * read). Any other failure is thrown.
+ */
+export async function serviceGuard(
+  client: Client,
+  appAccount: number,
+  signal: AbortSignal,
+): Promise<number | null> {
+  const list = await syncList(client, appAccount, 1, signal);
+  return list === null ? null : guardOf(list);
+}
+
+/** The account's syncs list, or null on a 404. */
+async function syncList(
+  client: Client,
+  appAccount: number,
+  limit: number,
+  signal: AbortSignal,
+): Promise<SyncList | null> {
+  try {
+    return await client.appAccountSyncs(appAccount, { limit, signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && !signal.aborted) return null;
+    throw error;
+  }
+}
+
+/** The threshold a syncs list says (a service that says none: null). */
+function guardOf(list: SyncList): number | null {
+  const { maxDeletes } = list as Partial<SyncList>;
+  return typeof maxDeletes === "number" && Number.isSafeInteger(maxDeletes) && maxDeletes >= 0
+    ? maxDeletes
+    : null;
 }
 
 /**

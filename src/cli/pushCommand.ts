@@ -14,7 +14,7 @@ import type { SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
-import { describeStateError, previousState, pushState, stateWarning } from "./_pushState.js";
+import { describeStateError, previousState, pushState, serviceGuard, stateWarning } from "./_pushState.js";
 import {
   addRemoteOptions,
   connect,
@@ -81,7 +81,10 @@ default ~/.local/state/syncfile), or the service's record of the account when an
 made its state since (a service that keeps a history: syncfile serve), or --against FILE —
 and prints what the sync will change.
 A sync replaces the account's state: a push that would remove or deactivate more users than
---max-deletes is refused, nothing uploaded, with the first of them listed.
+--max-deletes is refused, nothing uploaded, with the first of them listed; so is one past the
+service's own guard when it says one (syncfile serve --max-deletes), the stricter of the two.
+--dry-run stops there, and fails as the push would; with --against FILE it needs no service
+(without --base-url it is judged by --max-deletes alone).
 While another sync is running the service answers 409: push tries again every 2 s until
 --wait runs out. Rate limits are kept; a 429, a 5xx or a lost connection is retried.
 
@@ -91,7 +94,7 @@ with instead, the guard then asks for --allow-deletes.
 
 Exit codes: 0 synced (or a dry run done), 1 invalid file or a request the service refused,
 2 usage error, 3 file unreadable or the state folder unwritable (nothing uploaded), 5 refused
-by --max-deletes, ${REMOTE_EXIT.keyRefused}, ${REMOTE_EXIT.stillRunning},
+by --max-deletes or the service's guard, ${REMOTE_EXIT.keyRefused}, ${REMOTE_EXIT.stillRunning},
 ${REMOTE_EXIT.unavailable},
 9 synced but its state not saved (do not push again for the sync's sake), ${REMOTE_EXIT.interrupted}.
 
@@ -109,7 +112,8 @@ Examples:
 async function runPush(file: string, flags: PushFlags): Promise<number> {
   checkInputFlags([file], flags);
   const { format, ...input } = await inputOptions(flags);
-  const client = connect(flags);
+  // a dry run against a file needs no service; one is asked for its guard when it is named
+  const client = flags.dryRun && flags.against !== undefined && !flags.baseUrl ? null : connect(flags);
   const wait = flags.wait ?? 10 * 60_000;
   let size: number;
   try {
@@ -121,22 +125,29 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     return EXIT.unreadable;
   }
   const { pushFile } = await import("../client/pushFile.js");
-  const state = pushState(flags);
+  const state = client ? pushState(flags) : null;
   const signal = interruptSignal();
   const scratch = await mkdtemp(join(tmpdir(), "syncfile-push-state-"));
   // found once the file is known valid: an invalid file is refused without a single request
   let label = flags.against ?? "";
   // said once the progress bar is gone
   const warnings: string[] = [];
+  // the service's own guard (serve --max-deletes), said with the account's syncs
+  let serviceMaxDeletes: number | null = null;
   const against =
-    flags.against !== undefined
-      ? flags.against
+    flags.against !== undefined || !client || state === null
+      ? (flags.against ?? null)
       : async () => {
           const previous = await previousState(client, flags.appAccount, state, scratch, signal);
           label = previous.label;
           warnings.push(...previous.warnings);
+          serviceMaxDeletes = previous.serviceMaxDeletes;
           return previous.state;
         };
+  const serviceGuardOf = async () =>
+    flags.against !== undefined && client
+      ? serviceGuard(client, flags.appAccount, signal)
+      : serviceMaxDeletes;
   let progress = new Progress(`validating ${file}`, size);
   let uploading = false;
   try {
@@ -152,11 +163,11 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
         strict: flags.strict === true,
         onProgress: (bytes) => progress.update(bytes),
       },
-      ...(flags.compare ? { against } : {}),
+      ...(flags.compare ? { against, serviceMaxDeletes: serviceGuardOf } : {}),
       ...(flags.maxDeletes !== undefined ? { maxDeletes: flags.maxDeletes } : {}),
       ...(flags.allowDeletes ? { allowDeletes: true } : {}),
       ...(flags.dryRun ? { dryRun: true } : {}),
-      saveAs: state,
+      ...(state !== null ? { saveAs: state } : {}),
       onStep: (step) => {
         progress.done();
         if (step === "compare")
@@ -196,6 +207,15 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       process.stderr.write(
         "syncfile: refused: without the account's previous state, what this push takes away is unknown; nothing was uploaded\n" +
           "syncfile: push again with --allow-deletes to push it as a first push (the state is written anew), or compare with --against FILE\n",
+      );
+      return EXIT.guard;
+    }
+    if (!outcome.synced && outcome.stopped === "guard" && changes?.guard === "service") {
+      if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
+      process.stderr.write(
+        `syncfile: refused: this push would remove or deactivate ${plural(changes.deletes, "user")} of app account ${flags.appAccount}, more than the service's own guard allows (its --max-deletes ${changes.maxDeletes}), which would refuse the sync; nothing was uploaded\n` +
+          `syncfile: the first of them: ${changes.firstDeletes.join(", ")}\n` +
+          "syncfile: check the file (an export cut short? a filter, the wrong sheet?), or push again with --allow-deletes, which the service is told too (--max-deletes cannot raise its limit)\n",
       );
       return EXIT.guard;
     }
@@ -288,9 +308,19 @@ function describeChanges(changes: PushChanges, against: string, appAccount: numb
   return [
     `changes against ${against}:`,
     ...countLines(changes.counts).map((line) => `  ${line}`),
-    `  users taken away: ${changes.deletes} (--max-deletes ${changes.maxDeletes === 0 ? "off" : changes.maxDeletes})`,
+    `  users taken away: ${changes.deletes} (${describeGuards(changes)})`,
     "",
   ].join("\n");
+}
+
+/** The thresholds a push is judged by: --max-deletes, and the service's guard when it has one. */
+function describeGuards(changes: PushChanges): string {
+  const off = (n: number | undefined) => (n === 0 ? "off" : String(n));
+  if (changes.guard === "service") {
+    return `the service's --max-deletes ${changes.maxDeletes}, stricter than this push's --max-deletes ${off(changes.pushMaxDeletes)}`;
+  }
+  const own = `--max-deletes ${off(changes.maxDeletes)}`;
+  return changes.serviceMaxDeletes ? `${own}; the service's ${changes.serviceMaxDeletes}` : own;
 }
 
 function describeSync(file: string, uploaded: UploadedFile, s: SyncSummary): string {

@@ -42,7 +42,14 @@ export interface PushOptions extends Omit<SyncOptions, "format"> {
    * 0 turns it off.
    */
   maxDeletes?: number;
-  /** Go ahead whatever the guard says. */
+  /**
+   * The service's own guard (syncfile serve --max-deletes, said in the account's syncs list), or
+   * a function that finds it once the file is known valid: the compared push is judged by the
+   * stricter of it and `maxDeletes`, so that what the service would refuse is never uploaded.
+   * Null: the service says none (0: off).
+   */
+  serviceMaxDeletes?: number | null | (() => Promise<number | null>);
+  /** Go ahead whatever the guards say (the sync is sent with the service's header for it). */
   allowDeletes?: boolean;
   /** Stop after the comparison: nothing is uploaded or synced. */
   dryRun?: boolean;
@@ -71,8 +78,14 @@ export interface PushChanges {
   counts: Record<Change["kind"], number> | null;
   /** Users a sync takes away (active before, removed or deactivated). */
   deletes: number;
-  /** The guard's threshold (0: off). */
+  /** The guard's threshold (0: off): the stricter of this push's and the service's. */
   maxDeletes: number;
+  /** Whose threshold `maxDeletes` is: this push's (--max-deletes), or the service's own guard. */
+  guard: "push" | "service";
+  /** The service's threshold, when it says one (0: off). */
+  serviceMaxDeletes?: number;
+  /** This push's threshold, when the service's is the stricter (0: off). */
+  pushMaxDeletes?: number;
   /** The first users taken away. */
   firstDeletes: string[];
   /** The previous state that was kept but cannot be read (not compared), and why. */
@@ -101,9 +114,14 @@ const LISTED_DELETES = 20;
 /**
  * Checks `path`, and only when it is valid uploads it and syncs it into `options.appAccount`. A
  * workbook, and an export read through a mapping (a built-in profile or one of yours), go up as
- * the JSON they convert to: the service reads its own layout only.
+ * the JSON they convert to: the service reads its own layout only. `client` may be null for a
+ * dry run with a previous state to compare with (`against` a file): it needs no service.
  */
-export async function pushFile(client: Client, path: string, options: PushOptions): Promise<PushResult> {
+export async function pushFile(
+  client: Client | null,
+  path: string,
+  options: PushOptions,
+): Promise<PushResult> {
   const format = options.format ?? formatOf(path);
   const validation = options.validation ?? {};
   options.onStep?.("validate");
@@ -134,7 +152,7 @@ export async function pushFile(client: Client, path: string, options: PushOption
  * previous state.
  */
 async function compareAndUpload(
-  client: Client,
+  client: Client | null,
   path: string,
   format: "json" | "csv",
   report: Report,
@@ -144,7 +162,12 @@ async function compareAndUpload(
   if (options.against !== undefined) {
     options.onStep?.("compare");
     const previous = typeof options.against === "function" ? await options.against() : options.against;
-    changes = await compare(previous, path, options.maxDeletes);
+    const local = await compare(previous, path, options.maxDeletes);
+    const service =
+      typeof options.serviceMaxDeletes === "function"
+        ? await options.serviceMaxDeletes()
+        : options.serviceMaxDeletes;
+    changes = stricter(local, service ?? null);
     // without the previous state, what the push takes away is unknown
     const over = changes.lost !== undefined || changes.deletes > changes.maxDeletes;
     if (changes.maxDeletes > 0 && over && !options.allowDeletes) {
@@ -152,6 +175,7 @@ async function compareAndUpload(
     }
   }
   if (options.dryRun) return { synced: false, report, ...(changes ? { changes } : {}), stopped: "dry-run" };
+  if (!client) throw new TypeError("pushFile: no client to upload with (only a dry run needs none)");
   if (options.saveAs) {
     const dir = dirname(options.saveAs);
     await prepareStateFolder(dir).catch((error: NodeJS.ErrnoException) => {
@@ -172,6 +196,18 @@ async function compareAndUpload(
   return changes ? { ...done, changes } : done;
 }
 
+/**
+ * `changes` judged by the stricter of this push's guard and the service's (`service`, 0: off).
+ * A lost state keeps this push's: the service compares with its own state, which is not lost.
+ */
+function stricter(changes: PushChanges, service: number | null): PushChanges {
+  if (service === null) return changes;
+  const told = { ...changes, serviceMaxDeletes: service };
+  if (changes.lost || service === 0) return told;
+  if (changes.maxDeletes !== 0 && changes.maxDeletes <= service) return told;
+  return { ...told, maxDeletes: service, guard: "service", pushMaxDeletes: changes.maxDeletes };
+}
+
 /** The folder of `saveAs` cannot be made or written: found before anything was uploaded. */
 export class StateFolderError extends Error {
   override readonly name = "StateFolderError";
@@ -188,7 +224,14 @@ export class StateFolderError extends Error {
 /** What a sync of `path` changes against `previous` (null: none, a first push). */
 async function compare(previous: PreviousState, path: string, maxDeletes?: number): Promise<PushChanges> {
   if (previous === null) {
-    return { compared: false, counts: null, deletes: 0, maxDeletes: maxDeletes ?? 0, firstDeletes: [] };
+    return {
+      compared: false,
+      counts: null,
+      deletes: 0,
+      maxDeletes: maxDeletes ?? 0,
+      guard: "push",
+      firstDeletes: [],
+    };
   }
   if (typeof previous === "object" && "lost" in previous) {
     return {
@@ -196,6 +239,7 @@ async function compare(previous: PreviousState, path: string, maxDeletes?: numbe
       counts: null,
       deletes: 0,
       maxDeletes: maxDeletes ?? defaultMaxDeletes(Number.POSITIVE_INFINITY),
+      guard: "push",
       firstDeletes: [],
       lost: { path: previous.lost, reason: previous.reason },
     };
@@ -220,6 +264,7 @@ async function compare(previous: PreviousState, path: string, maxDeletes?: numbe
     counts: found.counts,
     deletes: found.deletes,
     maxDeletes: maxDeletes ?? defaultMaxDeletes(found.oldActiveUsers),
+    guard: "push",
     firstDeletes,
   };
 }

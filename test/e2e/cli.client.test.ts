@@ -319,9 +319,16 @@ describe("syncfile push", () => {
         const push = (file: string, ...more: string[]) =>
           syncfile(["push", file, "--app-account", "3", "--wait", "10m", ...more], to);
         expect((await push(write("eight.json", people(8)))).code).toBe(0);
-        // within this machine's guard (10), past the service's (2); refused at once, not waited on
+        // within this machine's guard (10), past the service's (2), which the service says:
+        // refused here, nothing uploaded, naming the service's guard (issue 49)
         const five = write("five.json", people(5));
-        const refused = await push(five);
+        const here = await push(five);
+        expect(here.code).toBe(5);
+        expect(here.stderr).toContain(
+          "more than the service's own guard allows (its --max-deletes 2), which would refuse the sync; nothing was uploaded",
+        );
+        // uncompared, the file goes up and the service refuses it at once, not waited on
+        const refused = await push(five, "--no-compare");
         expect(refused.code).toBe(5);
         expect(refused.stderr).toMatch(
           /^syncfile: refused by the service: the sync would take away 3 users \(removed, or deactivated\) .* more than this server's --max-deletes 2; nothing was applied\. First: user5@example\.com, user6@example\.com, user7@example\.com\. .*\nsyncfile: push again with --allow-deletes to go ahead\n$/,
@@ -437,7 +444,8 @@ describe("syncfile push", () => {
       SYNCFILE_API_KEY: "wrong-key",
     });
     expect(r.code).toBe(6);
-    expect(r.stderr).toBe("syncfile: [GET] /v1.0/files/url: 401 Unauthorized — invalid API key\n");
+    // the first request reads the account's syncs (its previous state, the service's guard)
+    expect(r.stderr).toBe("syncfile: [GET] /v1.0/appAccounts/5/syncs: 401 Unauthorized — invalid API key\n");
     expect(r.stdout).toBe("");
   });
 
