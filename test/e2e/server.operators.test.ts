@@ -174,6 +174,51 @@ describe("syncfile serve for an operator", () => {
     expect(said.at(-1)).toBe("stopped");
   }, 60_000);
 
+  it("writes no request line for a probe that answers at the default level, and every other route's", async () => {
+    const serve = await serveProcess(await dataDir(), { SYNCFILE_METRICS_TOKEN: METRICS_TOKEN });
+    children.push(serve.child);
+    const { url } = serve;
+    const probes = [
+      ["/healthz", null, "probe-healthz"],
+      ["/readyz", null, "probe-readyz"],
+      ["/metrics", METRICS_TOKEN, "probe-metrics"],
+    ] as const;
+    for (const [path, key, id] of probes) {
+      const probe = await call(url, "GET", path, { key, headers: { "x-request-id": id } });
+      expect(probe.status, path).toBe(200);
+    }
+    // a probe that fails is seen: /metrics without its token
+    const failing = await call(url, "GET", "/metrics", {
+      key: null,
+      headers: { "x-request-id": "probe-401" },
+    });
+    expect(failing.status).toBe(401);
+    await call(url, "GET", "/v1.0/accessReviews/campaigns", { headers: { "x-request-id": "a-route" } });
+    // each line is written once its answer is sent: the last request's says the probes' are past
+    await waitFor(() => logOf(serve.output()).some((l) => l.requestId === "a-route"), "the route's line");
+    const lines = logOf(serve.output()).filter((l) => l.msg === "request");
+    expect(lines.map((l) => [l.requestId, l.level, l.url, l.status])).toEqual([
+      ["probe-401", "info", "/metrics", 401],
+      ["a-route", "info", "/v1.0/accessReviews/campaigns", 200],
+    ]);
+  }, 60_000);
+
+  it("writes a probe's request line at --log-level debug", async () => {
+    const serve = await serveProcess(await dataDir(), { SYNCFILE_LOG_LEVEL: "debug" });
+    children.push(serve.child);
+    await call(serve.url, "GET", "/healthz", { key: null, headers: { "x-request-id": "probe-debug" } });
+    await waitFor(
+      () => logOf(serve.output()).some((l) => l.requestId === "probe-debug"),
+      "the probe's line at debug",
+    );
+    expect(logOf(serve.output()).find((l) => l.requestId === "probe-debug")).toMatchObject({
+      level: "debug",
+      msg: "request",
+      url: "/healthz",
+      status: 200,
+    });
+  }, 60_000);
+
   it("counts requests, syncs, refusals, upload bytes and report archives in /metrics, behind its token", async () => {
     const serve = await serveProcess(await dataDir(), { SYNCFILE_METRICS_TOKEN: METRICS_TOKEN }, [
       "--max-deletes",

@@ -10,6 +10,16 @@ import { HttpError } from "../HttpError.js";
 import type { Metrics } from "../metrics.js";
 import { describeError, Unavailable } from "../Unavailable.js";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * A probe's route, asked every few seconds by a load balancer or Prometheus: its request line
+     * is at debug while it answers 2xx (app.ts), at info like any other when it does not.
+     */
+    probe?: boolean;
+  }
+}
+
 /** Whether the server is ready: a check for each dependency, and whether it is draining. */
 export interface Health {
   draining: boolean;
@@ -50,7 +60,7 @@ export async function healthRoutes(
   app.get(
     "/healthz",
     {
-      logLevel: "debug",
+      config: { probe: true },
       schema: {
         operationId: "healthz",
         summary: "Whether the process answers (liveness)",
@@ -65,7 +75,7 @@ export async function healthRoutes(
   app.get(
     "/readyz",
     {
-      logLevel: "debug",
+      config: { probe: true },
       schema: {
         operationId: "readyz",
         summary: "Whether the server can serve: its dependencies answer, and it is not draining (readiness)",
@@ -97,7 +107,7 @@ export async function healthRoutes(
   app.get(
     "/metrics",
     {
-      logLevel: "debug",
+      config: { probe: true },
       schema: {
         operationId: "metrics",
         summary: "The server's metrics, in the Prometheus text format",
