@@ -75,12 +75,15 @@ export class SyncRunner {
     return this.#maxDeletes;
   }
 
-  /** Syncs file `fileId` into app account `appAccount`; `allowDeletes` passes the guard. */
+  /**
+   * Syncs file `fileId` into app account `appAccount` for API key `syncedBy` (its place from 1 in
+   * the server's list; the history names it); `allowDeletes` passes the guard.
+   */
   async run(
     fileId: number,
     appAccount: number,
     format: "json" | "csv",
-    allowDeletes = false,
+    { allowDeletes = false, syncedBy = null }: { allowDeletes?: boolean; syncedBy?: number | null } = {},
   ): Promise<SyncOutcome> {
     const started = performance.now();
     const file = await this.#files.file(fileId);
@@ -88,7 +91,7 @@ export class SyncRunner {
     if (file.type !== "customIntegrationData") return { outcome: "notData", type: file.type };
     const size = await this.#blobs.size(file.path, file.pin);
     if (size === null) return { outcome: "noBytes", path: file.path };
-    const lock = await this.#syncs.start(fileId, appAccount, format);
+    const lock = await this.#syncs.start(fileId, appAccount, format, syncedBy);
     if ("busy" in lock) return { outcome: "busy", ...lock.busy };
     const { syncId } = lock;
     let collector: RowCollector | null = null;

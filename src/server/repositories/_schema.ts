@@ -34,6 +34,14 @@ export const FILES_UPLOADER = `
 ALTER TABLE files ADD COLUMN IF NOT EXISTS uploaded_by int;
 `;
 
+/**
+ * The API key that started a sync (the history answers it as syncedBy), as files.uploaded_by
+ * keeps a file's: null for a sync made before the column was added.
+ */
+export const SYNCS_SYNCER = `
+ALTER TABLE syncs ADD COLUMN IF NOT EXISTS synced_by int;
+`;
+
 /** Creates what is missing; safe to run at every start. */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS files (
@@ -118,4 +126,5 @@ CREATE TABLE IF NOT EXISTS executions (
 );
 ${FILES_PIN}
 ${SYNC_HISTORY}
-${FILES_UPLOADER}`;
+${FILES_UPLOADER}
+${SYNCS_SYNCER}`;

@@ -12,7 +12,7 @@ import { redactUrl } from "../../text/redact.js";
 import { type DependencyLog, DependencyWatch, socketFault } from "../Unavailable.js";
 import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { CopyTextRows, copyOnConnections } from "./_copy.js";
-import { FILES_PIN, FILES_UPLOADER, SCHEMA, SYNC_HISTORY } from "./_schema.js";
+import { FILES_PIN, FILES_UPLOADER, SCHEMA, SYNC_HISTORY, SYNCS_SYNCER } from "./_schema.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
 import { DatabaseError, type Queryable, type Sql, TYPES } from "./Database.js";
@@ -36,6 +36,7 @@ const MIGRATIONS: readonly string[] = [
   FILES_PIN,
   SYNC_HISTORY,
   FILES_UPLOADER,
+  SYNCS_SYNCER,
 ];
 
 /**
@@ -156,6 +157,7 @@ class PgSyncsRepository extends SqlSyncsRepository {
     fileId: number,
     appAccount: number,
     format: "json" | "csv",
+    syncedBy: number | null,
   ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }> {
     const client = await this.#pg.connect();
     let taken = false;
@@ -165,7 +167,7 @@ class PgSyncsRepository extends SqlSyncsRepository {
       );
       taken = rows[0]?.taken === true;
       if (taken) {
-        const syncId = await this.record(fileId, appAccount, format);
+        const syncId = await this.record(fileId, appAccount, format, syncedBy);
         this.#holders.set(syncId, client);
         return { syncId };
       }
@@ -175,7 +177,7 @@ class PgSyncsRepository extends SqlSyncsRepository {
       throw error;
     }
     client.release();
-    const rejected = await this.record(fileId, appAccount, format);
+    const rejected = await this.record(fileId, appAccount, format, syncedBy);
     await this.finish(this.db, rejected, "rejected", null);
     const { rows } = await this.db.query<{ id: number; started_at: Date }>(
       "SELECT id, started_at FROM syncs WHERE state = 'running' AND id <> $1 ORDER BY id DESC LIMIT 1",

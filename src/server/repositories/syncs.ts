@@ -28,8 +28,9 @@ export abstract class SqlSyncsRepository implements SyncsRepository {
     fileId: number,
     appAccount: number,
     format: "json" | "csv",
+    syncedBy: number | null,
   ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }> {
-    const syncId = await this.record(fileId, appAccount, format);
+    const syncId = await this.record(fileId, appAccount, format, syncedBy);
     let holder: { sync_id: number; holder_pid: number; started_at: Date } | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
       const taken = await this.db.query(
@@ -49,11 +50,16 @@ export abstract class SqlSyncsRepository implements SyncsRepository {
     return { busy: { syncId: holder?.sync_id ?? syncId, startedAt: holder?.started_at ?? new Date() } };
   }
 
-  /** Records a new running sync; resolves to its id. */
-  protected async record(fileId: number, appAccount: number, format: string): Promise<number> {
+  /** Records a new running sync, started by API key `syncedBy`; resolves to its id. */
+  protected async record(
+    fileId: number,
+    appAccount: number,
+    format: string,
+    syncedBy: number | null,
+  ): Promise<number> {
     const { rows } = await this.db.query<{ id: number }>(
-      "INSERT INTO syncs (app_account, file_id, format, state, started_at) VALUES ($1, $2, $3, 'running', now()) RETURNING id",
-      [appAccount, fileId, format],
+      "INSERT INTO syncs (app_account, file_id, format, state, started_at, synced_by) VALUES ($1, $2, $3, 'running', now(), $4) RETURNING id",
+      [appAccount, fileId, format, syncedBy],
     );
     return (rows[0] as { id: number }).id;
   }

@@ -87,14 +87,15 @@ export type SyncEnd = "invalid" | "rejected" | "failed" | "refused";
 /** The syncs, their one-at-a-time lock, and the account tables they fill. */
 export interface SyncsRepository {
   /**
-   * Records a new sync of `fileId` into `appAccount` and takes the lock (from a holder that
-   * died too); when a live sync holds it, the new one is recorded as rejected and the holder
-   * is named instead.
+   * Records a new sync of `fileId` into `appAccount` by API key `syncedBy` (its place from 1 in
+   * the server's list) and takes the lock (from a holder that died too); when a live sync holds
+   * it, the new one is recorded as rejected and the holder is named instead.
    */
   start(
     fileId: number,
     appAccount: number,
     format: "json" | "csv",
+    syncedBy: number | null,
   ): Promise<{ syncId: number } | { busy: { syncId: number; startedAt: Date } }>;
   /** A new, empty holder for the rows of sync `syncId` (prices in `currency`). */
   rows(syncId: number, currency: string): SyncRows;

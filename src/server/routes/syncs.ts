@@ -32,7 +32,10 @@ export async function syncsRoutes(app: FastifyInstance, { syncs, metrics }: Serv
     };
     let outcome: SyncOutcome;
     try {
-      outcome = await syncs.run(fileId, account, format, allowDeletes);
+      outcome = await syncs.run(fileId, account, format, {
+        allowDeletes,
+        syncedBy: request.apiKeyNumber ?? null,
+      });
     } catch (error) {
       told(null);
       throw error;
