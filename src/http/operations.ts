@@ -176,6 +176,8 @@ export interface SyncRecord {
   changes: SyncChanges | null;
   /** Whether its changes are still kept (the last 20 compared syncs of an account keep them). */
   changesKept: boolean;
+  /** The API key that made it: its place (from 1) in the server's list; null before syncfile kept it. */
+  syncedBy: number | null;
 }
 
 /** GET /v1.0/appAccounts/{id}/syncs?limit&after: the account's syncs, newest first. */
@@ -199,6 +201,8 @@ export interface SyncList {
 export interface SyncChangesPage {
   idAppAccount: number;
   idSync: number;
+  /** The API key that made the sync, as SyncRecord's. */
+  syncedBy: number | null;
   previousSync: number | null;
   counts: ChangeCounts;
   limit: number;
@@ -218,8 +222,8 @@ export interface UploadFileParameters {
 /** GET /v1.0/appAccounts/{id}: what the last sync left (ours; the document has no such read). */
 export interface AppAccountState {
   idAppAccount: number;
-  /** The summary of the sync that made this state, and when it finished. */
-  lastSync: Partial<SyncSummary> & { finishedAt: string | null };
+  /** The summary of the sync that made this state, when it finished, and who made it (as SyncRecord's). */
+  lastSync: Partial<SyncSummary> & { finishedAt: string | null; syncedBy: number | null };
   displayCurrency: string;
   /** Users shown (active) and kept hidden (every other status). */
   users: { active: number; deleted: number };

@@ -132,17 +132,23 @@ describe("an upload URL after its file is registered", () => {
 });
 
 describe("a data directory or database of an earlier release", () => {
-  it("gains the files' pin and uploader columns and the sync history when the server starts on it, and registers and syncs", async () => {
+  it("gains the files' pin and uploader columns, the sync history and its syncer when the server starts on it, and registers and syncs", async () => {
     const dir = await dataDir();
     const database = BACKEND === "postgres" ? await createTestDatabase() : undefined;
     const where = database ? { dataDir: dir, database } : { dataDir: dir };
-    // the tables as an earlier release left them: no pin or uploader column, no sync history
-    // (and, on PostgreSQL, no migration 3, 4 or 5)
-    await (await startServer(where)).close();
+    // the tables as an earlier release left them: no pin or uploader column, no sync history,
+    // no syncer (and, on PostgreSQL, no migration 3, 4, 5 or 6); with a sync made then
+    const before = await startServer(where);
+    const earlierFile = (await uploadFile(before.url, "earlier.json", example)).id;
+    const earlierSync = await call(before.url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile: earlierFile, idAppAccount: 4 },
+    });
+    expect(earlierSync.status, earlierSync.text).toBe(200);
+    await before.close();
     const earlier = [
       "ALTER TABLE files DROP COLUMN object_pin, DROP COLUMN uploaded_by",
       "DROP TABLE sync_changes",
-      "ALTER TABLE syncs DROP COLUMN previous_sync, DROP COLUMN changes, DROP COLUMN changes_kept",
+      "ALTER TABLE syncs DROP COLUMN previous_sync, DROP COLUMN changes, DROP COLUMN changes_kept, DROP COLUMN synced_by",
     ];
     if (database) {
       for (const sql of earlier) await queryDatabase(database, sql);
@@ -160,7 +166,13 @@ describe("a data directory or database of an earlier release", () => {
       });
       expect(sync.status, sync.text).toBe(200);
       const history = await call(upgraded.url, "GET", "/v1.0/appAccounts/3/syncs");
-      expect(history.body.syncs).toMatchObject([{ state: "applied", current: true }]);
+      expect(history.body.syncs).toMatchObject([{ state: "applied", current: true, syncedBy: 1 }]);
+      // a sync made before the column says nobody knows who
+      const made = await call(upgraded.url, "GET", "/v1.0/appAccounts/4/syncs");
+      expect(made.body.syncs).toMatchObject([{ idSync: earlierSync.body.idSync, syncedBy: null }]);
+      expect((await call(upgraded.url, "GET", "/v1.0/appAccounts/4")).body.lastSync).toMatchObject({
+        syncedBy: null,
+      });
       const information = await call(upgraded.url, "GET", `/v1.0/files/${idFile}?type=customIntegrationData`);
       expect(information.body.file).toMatchObject({ id: idFile, uploadedBy: 1 });
     } finally {

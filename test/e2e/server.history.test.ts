@@ -14,6 +14,7 @@ import { serialize } from "../support/jsonAst.js";
 import {
   call,
   dataDir,
+  OTHER_KEY,
   removeDataDirs,
   removeObject,
   startServer,
@@ -122,6 +123,31 @@ describe("an app account's history", async () => {
     // the first sync: everything its file holds was added, and is not listed again
     const firstChanges = await call(base, "GET", `/v1.0/appAccounts/7/syncs/${first.body.idSync}/changes`);
     expect(firstChanges.body).toMatchObject({ previousSync: null, changes: [], next: null });
+  });
+
+  it("says which API key made each sync: in the list, on its changes page and in the account's state", async () => {
+    const byFirst = await sync(base, 12, users(2));
+    expect(byFirst.status).toBe(200);
+    const idFile = await upload(base, "users.json", JSON.stringify(users(1)));
+    const bySecond = await call(base, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 12 },
+      key: OTHER_KEY,
+    });
+    expect(bySecond.status).toBe(200);
+    const list = await call(base, "GET", "/v1.0/appAccounts/12/syncs");
+    expect((list.body.syncs as Record<string, unknown>[]).map((s) => [s.idSync, s.syncedBy])).toEqual([
+      [bySecond.body.idSync, 2],
+      [byFirst.body.idSync, 1],
+    ]);
+    for (const [synced, by] of [
+      [byFirst, 1],
+      [bySecond, 2],
+    ] as const) {
+      const page = await call(base, "GET", `/v1.0/appAccounts/12/syncs/${synced.body.idSync}/changes`);
+      expect(page.body).toMatchObject({ idSync: synced.body.idSync, syncedBy: by });
+    }
+    const account = await call(base, "GET", "/v1.0/appAccounts/12");
+    expect(account.body.lastSync).toMatchObject({ idSync: bySecond.body.idSync, syncedBy: 2 });
   });
 
   it("keeps, of any two valid files, the changes syncfile diff tells", async () => {

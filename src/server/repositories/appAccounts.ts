@@ -19,11 +19,12 @@ interface SyncRow {
   active: number | null;
   changes: SyncChanges | null;
   changes_kept: boolean;
+  synced_by: number | null;
 }
 
 const SYNC_COLUMNS = `s.id, s.file_id, s.format, s.state, coalesce(a.current_sync = s.id, false) AS current,
   s.started_at, s.finished_at, (s.summary->>'users')::int AS users, (s.summary->>'activeUsers')::int AS active,
-  s.changes, s.changes_kept
+  s.changes, s.changes_kept, s.synced_by
   FROM syncs s LEFT JOIN app_accounts a ON a.id = s.app_account`;
 
 /** The synced app accounts, in a PostgreSQL database. */
@@ -40,8 +41,9 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
       current_sync: number | null;
       summary: Record<string, unknown> | null;
       finished_at: Date | null;
+      synced_by: number | null;
     }>(
-      `SELECT a.current_sync, s.summary, s.finished_at FROM app_accounts a LEFT JOIN syncs s ON s.id = a.current_sync WHERE a.id = $1`,
+      `SELECT a.current_sync, s.summary, s.finished_at, s.synced_by FROM app_accounts a LEFT JOIN syncs s ON s.id = a.current_sync WHERE a.id = $1`,
       [id],
     );
     const account = rows[0];
@@ -70,7 +72,11 @@ export class SqlAppAccountsRepository implements AppAccountsRepository {
     );
     return {
       idAppAccount: id,
-      lastSync: { ...(account.summary ?? {}), finishedAt: account.finished_at?.toISOString() ?? null },
+      lastSync: {
+        ...(account.summary ?? {}),
+        finishedAt: account.finished_at?.toISOString() ?? null,
+        syncedBy: account.synced_by,
+      },
       displayCurrency,
       users: { active: counts[0]?.active ?? 0, deleted: (counts[0]?.users ?? 0) - (counts[0]?.active ?? 0) },
       licenses: licenses.map((l) => ({
@@ -170,5 +176,6 @@ function syncRecord(row: SyncRow): SyncRecord {
     activeUsers: row.active,
     changes: row.changes,
     changesKept: row.changes_kept,
+    syncedBy: row.synced_by,
   };
 }

@@ -52,6 +52,12 @@ const COUNTS = {
   description: "how many changes of each kind, as syncfile diff counts them",
 };
 
+const SYNCED_BY = {
+  ...nullable(integer),
+  description:
+    "the API key that made the sync: its place (from 1) in the server's list, as a file's uploadedBy; null for a sync made before syncfile kept it",
+};
+
 const CHANGES = object({
   previousSync: {
     ...nullable(integer),
@@ -103,7 +109,7 @@ const byStatus = (statuses: readonly string[]) => object(Object.fromEntries(stat
 export const APP_ACCOUNT = object({
   idAppAccount: integer,
   lastSync: object(
-    { ...SUMMARY_PROPERTIES, finishedAt: nullable(dateTime) },
+    { ...SUMMARY_PROPERTIES, finishedAt: nullable(dateTime), syncedBy: SYNCED_BY },
     Object.keys(SUMMARY_PROPERTIES), // the summary of a sync made by an older server may lack some
   ),
   displayCurrency: text,
@@ -180,6 +186,7 @@ export const SYNC_LIST = object(
           description: "what it changed (refused: would have); null: never compared",
         },
         changesKept: { type: "boolean", description: "its changes can be listed" },
+        syncedBy: SYNCED_BY,
       }),
     },
   },
@@ -190,6 +197,7 @@ export const SYNC_CHANGES = object(
   {
     idAppAccount: integer,
     idSync: integer,
+    syncedBy: SYNCED_BY,
     previousSync: nullable(integer),
     counts: COUNTS,
     limit: integer,

@@ -139,6 +139,7 @@ export async function appAccountsRoutes(
     const body: SyncChangesPage = {
       idAppAccount: id,
       idSync: syncId,
+      syncedBy: sync.syncedBy,
       previousSync,
       counts,
       limit,
