@@ -202,30 +202,9 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
       writeOut(flags.format === "json" ? process.stderr : process.stdout, "dry run: nothing was uploaded\n");
       return EXIT.ok;
     }
-    if (!outcome.synced && outcome.stopped === "guard" && changes?.lost) {
-      if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
-      process.stderr.write(
-        "syncfile: refused: without the account's previous state, what this push takes away is unknown; nothing was uploaded\n" +
-          "syncfile: push again with --allow-deletes to push it as a first push (the state is written anew), or compare with --against FILE\n",
-      );
-      return EXIT.guard;
-    }
-    if (!outcome.synced && outcome.stopped === "guard" && changes?.guard === "service") {
-      if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
-      process.stderr.write(
-        `syncfile: refused: this push would remove or deactivate ${plural(changes.deletes, "user")} of app account ${flags.appAccount}, more than the service's own guard allows (its --max-deletes ${changes.maxDeletes}), which would refuse the sync; nothing was uploaded\n` +
-          `syncfile: the first of them: ${changes.firstDeletes.join(", ")}\n` +
-          "syncfile: check the file (an export cut short? a filter, the wrong sheet?), or push again with --allow-deletes, which the service is told too (--max-deletes cannot raise its limit)\n",
-      );
-      return EXIT.guard;
-    }
     if (!outcome.synced && outcome.stopped === "guard" && changes) {
       if (flags.format === "json") writeOut(process.stdout, `${JSON.stringify({ changes })}\n`);
-      process.stderr.write(
-        `syncfile: refused: this push would remove or deactivate ${plural(changes.deletes, "user")} of app account ${flags.appAccount}, more than --max-deletes ${changes.maxDeletes}; nothing was uploaded\n` +
-          `syncfile: the first of them: ${changes.firstDeletes.join(", ")}\n` +
-          "syncfile: check the file (an export cut short? a filter, the wrong sheet?), or push again with --allow-deletes\n",
-      );
+      process.stderr.write(refusal(changes, flags.appAccount));
       return EXIT.guard;
     }
     if (!outcome.synced) {
@@ -296,6 +275,26 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** What push says when a guard refuses it: why, the first users it would take away, what to do. */
+function refusal(changes: PushChanges, appAccount: number): string {
+  if (changes.lost) {
+    return (
+      "syncfile: refused: without the account's previous state, what this push takes away is unknown; nothing was uploaded\n" +
+      "syncfile: push again with --allow-deletes to push it as a first push (the state is written anew), or compare with --against FILE\n"
+    );
+  }
+  const service = changes.guard === "service";
+  const limit = service
+    ? `the service's own guard allows (its --max-deletes ${changes.maxDeletes}), which would refuse the sync`
+    : `--max-deletes ${changes.maxDeletes}`;
+  const told = service ? ", which the service is told too (--max-deletes cannot raise its limit)" : "";
+  return (
+    `syncfile: refused: this push would remove or deactivate ${plural(changes.deletes, "user")} of app account ${appAccount}, more than ${limit}; nothing was uploaded\n` +
+    `syncfile: the first of them: ${changes.firstDeletes.join(", ")}\n` +
+    `syncfile: check the file (an export cut short? a filter, the wrong sheet?), or push again with --allow-deletes${told}\n`
+  );
 }
 
 /** What the push changes, in a few lines. */

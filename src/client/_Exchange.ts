@@ -84,8 +84,8 @@ export class Exchange {
       const status = response.statusCode ?? 200;
       const body = parseBody(await readAnswer(response, method, url, status, call));
       if (typeof body !== "object" || body === null)
-        return unexpected(method, url, response.statusCode ?? 0, body, "a body that is not a JSON object");
-      return read(body, url, response.statusCode ?? 200);
+        return unexpected(method, url, status, body, "a body that is not a JSON object");
+      return read(body, url, status);
     });
   }
 

@@ -251,7 +251,7 @@ class HeaderNames {
   constructor(names: readonly string[]) {
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
-      this.#lower.push(name.trim().toLowerCase());
+      this.#lower.push(prefixKey(name));
       const loose = looseName(name);
       const same = this.#byLoose.get(loose);
       if (same === undefined) this.#byLoose.set(loose, [i]);
@@ -262,7 +262,7 @@ class HeaderNames {
   /**
    * The indices of `columns` in the header, in the mapping's order; names compared loosely. A
    * name ending in `*` is every column whose name starts so, in any case (`Jira - *`, which
-   * `Jira Service Management - x` does not start), in the header's order. As columnMatches says.
+   * `Jira Service Management - x` does not start), in the header's order: columnMatches's rule.
    */
   find(columns: readonly string[]): number[] {
     const found: number[] = [];
@@ -275,7 +275,7 @@ class HeaderNames {
     };
     for (const column of columns) {
       if (column.endsWith("*")) {
-        const start = column.slice(0, -1).trimStart().toLowerCase();
+        const start = prefixOf(column);
         this.#lower.forEach((name, i) => {
           if (name.startsWith(start)) take(i);
         });
@@ -287,11 +287,15 @@ class HeaderNames {
 
 /** Whether a mapping's column name (`*` at its end: a start, in any case) is the header's `name`. */
 export function columnMatches(column: string, name: string): boolean {
-  if (column.endsWith("*")) {
-    return name.trim().toLowerCase().startsWith(column.slice(0, -1).trimStart().toLowerCase());
-  }
+  if (column.endsWith("*")) return prefixKey(name).startsWith(prefixOf(column));
   return looseName(column) === looseName(name);
 }
+
+/** A header name as a column ending in `*` is compared with it: trimmed, in lower case. */
+const prefixKey = (name: string): string => name.trim().toLowerCase();
+
+/** What a column ending in `*` asks a name to start with. */
+const prefixOf = (column: string): string => column.slice(0, -1).trimStart().toLowerCase();
 
 /**
  * The first of `cells` with a value in the row, as written (the checks after say what is wrong
