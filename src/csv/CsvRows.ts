@@ -117,6 +117,7 @@ export class CsvRows implements RawRecordSink {
           row: at,
           field: problem.field,
           params: problem.params,
+          ...(problem.hint ? { hint: problem.hint } : {}),
         }),
       );
       if (mapped === null) {

@@ -5,15 +5,20 @@
 // its cell, never a guess. Both threads of a parallel pass map the same rows the same way.
 
 import type { Mapping } from "../mapping/Mapping.js";
+import type { NameOrder } from "../mapping/MappingDocument.js";
 import { looseName } from "../text/suggest.js";
 import { formatList, splitList } from "./cells.js";
 import type { ColumnKey } from "./columns.js";
 
-/** A cell the mapping cannot read: the code, the header name of its column, the message's params. */
+/**
+ * A cell the mapping cannot read as it is meant: the code, the header name of its column, the
+ * message's params, and a hint of its own where the catalog's does not fit.
+ */
 export interface MappingProblem {
-  code: "mapping.value" | "mapping.date";
+  code: "mapping.value" | "mapping.date" | "mapping.name";
   field: string;
   params: Record<string, string>;
+  hint?: string;
 }
 
 /** How many distinct cells a memo keeps. */
@@ -75,18 +80,37 @@ export class MappedHeader {
     const firstName = cellsOf(mapping.firstName);
     const lastName = cellsOf(mapping.lastName);
     const whole = cellsOf(mapping.wholeName);
+    // the whole name of one row is split once, for both names, and said once when it cannot be
+    let splitRow: readonly string[] | null = null;
+    let split: readonly [string, string] = ["", ""];
+    const wholeName = (row: readonly string[], problem: (p: MappingProblem) => void, part: 0 | 1) => {
+      if (row !== splitRow) {
+        splitRow = row;
+        const name = first(row, whole);
+        const parts = splitName(name, mapping.nameOrder);
+        if (parts === null) {
+          problem({
+            code: "mapping.name",
+            field: nameOf(whole),
+            params: { value: JSON.stringify(name.trim()), order: JSON.stringify(mapping.nameOrder) },
+          });
+        }
+        split = parts ?? [name.trim(), ""];
+      }
+      return split[part];
+    };
     if (firstName.length > 0 || whole.length > 0) {
       slots.push({
         key: "firstName",
         name: nameOf(firstName.length > 0 ? firstName : whole),
-        cell: (row) => first(row, firstName) || namePart(first(row, whole), 0),
+        cell: (row, problem) => first(row, firstName) || (whole.length > 0 ? wholeName(row, problem, 0) : ""),
       });
     }
     if (lastName.length > 0 || whole.length > 0) {
       slots.push({
         key: "lastName",
         name: nameOf(lastName.length > 0 ? lastName : whole),
-        cell: (row) => first(row, lastName) || namePart(first(row, whole), 1),
+        cell: (row, problem) => first(row, lastName) || (whole.length > 0 ? wholeName(row, problem, 1) : ""),
       });
     }
 
@@ -99,7 +123,8 @@ export class MappedHeader {
       slots.push({ key: "status", name: nameOf(statusCells), cell: (row) => first(row, statusCells) });
     } else if (statusCells.length > 0 && values !== null) {
       const field = nameOf(statusCells);
-      const known = values.known.map((v) => JSON.stringify(v)).join(", ");
+      const decided = values.known.filter((v) => values.get(v) !== "?");
+      const known = decided.length > 0 ? decided.map((v) => JSON.stringify(v)).join(", ") : "no value yet";
       // the status and the externalStatus of one row are read from one lookup
       let lastRow: readonly string[] | null = null;
       let meaning: ReturnType<typeof values.get>;
@@ -108,19 +133,33 @@ export class MappedHeader {
         lastRow = row;
         const value = first(row, statusCells);
         meaning = value === "" ? undefined : values.get(value);
-        if (value !== "" && meaning === undefined) {
-          problem({ code: "mapping.value", field, params: { value: JSON.stringify(value), known } });
+        if (value !== "" && (meaning === undefined || meaning === "?")) {
+          const params = { value: JSON.stringify(value), known };
+          problem(
+            meaning === undefined
+              ? { code: "mapping.value", field, params }
+              : { code: "mapping.value", field, params, hint: undecidedHint(value) },
+          );
         }
         return meaning;
       };
-      slots.push({ key: "status", name: field, cell: (row, problem) => lookup(row, problem)?.status ?? "" });
+      slots.push({
+        key: "status",
+        name: field,
+        cell: (row, problem) => {
+          const m = lookup(row, problem);
+          return m === undefined || m === "?" ? "" : m.status;
+        },
+      });
       if (external.length === 0) {
         slots.push({
           key: "externalStatus",
           name: field,
+          // the raw value is kept for a value not decided yet too: what the admin will decide on
           cell: (row, problem) => {
             const m = lookup(row, problem);
-            return m === undefined ? "" : (m.externalStatus ?? first(row, statusCells).trim());
+            if (m === undefined) return "";
+            return (m === "?" ? undefined : m.externalStatus) ?? first(row, statusCells).trim();
           },
         });
       }
@@ -318,10 +357,28 @@ function listItems(cell: string, separator: string | null): string[] {
     .filter((item) => item !== "");
 }
 
-/** The first word of a whole name (0), or the rest (1). */
-function namePart(name: string, part: 0 | 1): string {
+/**
+ * A whole name's first and last name, as `order` writes them: "first last" at the first space
+ * (one word: a first name alone), "last, first" at the comma; null when the name is not written
+ * so (a comma in a first-last name, none in a last-first one), rather than a wrong split.
+ */
+export function splitName(name: string, order: NameOrder): readonly [string, string] | null {
   const whole = name.trim();
+  if (whole === "") return ["", ""];
+  const comma = whole.indexOf(",");
+  if (order === "last, first") {
+    if (comma < 0 || whole.indexOf(",", comma + 1) >= 0) return null;
+    const last = whole.slice(0, comma).trim();
+    const given = whole.slice(comma + 1).trim();
+    return last === "" || given === "" ? null : [given, last];
+  }
+  if (comma >= 0) return null;
   const space = whole.search(/\s/);
-  if (space < 0) return part === 0 ? whole : "";
-  return part === 0 ? whole.slice(0, space) : whole.slice(space + 1).trim();
+  if (space < 0) return [whole, ""];
+  return [whole.slice(0, space), whole.slice(space + 1).trim()];
+}
+
+/** What to do about a status value the mapping lists as "?". */
+function undecidedHint(value: string): string {
+  return `the mapping leaves ${JSON.stringify(value)} undecided ("?"): write in its status.values whether it means "active" or "deleted"`;
 }

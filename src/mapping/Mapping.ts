@@ -3,15 +3,25 @@
 // (csv/MappedRows.ts); the document has been checked against its schema before it comes here.
 
 import { DateForms } from "./dates.js";
-import type { Columns, DateColumn, ListColumn, MappingDocument, StatusMeaning } from "./MappingDocument.js";
+import type {
+  Columns,
+  DateColumn,
+  ListColumn,
+  MappingDocument,
+  NameColumn,
+  NameOrder,
+  StatusMeaning,
+} from "./MappingDocument.js";
 import { ValueTable } from "./ValueTable.js";
 
-/** A status value's meaning, resolved. */
-export interface Status {
-  status: "active" | "deleted";
-  /** Written as externalStatus instead of the raw value. */
-  externalStatus: string | undefined;
-}
+/** A status value's meaning, resolved; "?": listed, but not decided yet (an error at its rows). */
+export type Status =
+  | {
+      status: "active" | "deleted";
+      /** Written as externalStatus instead of the raw value. */
+      externalStatus: string | undefined;
+    }
+  | "?";
 
 /** A list column: its names, its separator (null: `,` and `;`, as the service's layout), what means nothing. */
 export interface ListSpec {
@@ -30,6 +40,8 @@ export class Mapping {
   readonly firstName: readonly string[];
   readonly lastName: readonly string[];
   readonly wholeName: readonly string[];
+  /** How the whole-name column writes a name. */
+  readonly nameOrder: NameOrder;
   readonly externalStatus: readonly string[];
   /** The status column, and what its values mean (null: the service's own values, as they are). */
   readonly status: { columns: readonly string[]; values: ValueTable<Status> | null } | null;
@@ -52,7 +64,14 @@ export class Mapping {
     this.id = columns(document.id);
     this.firstName = columns(document.firstName);
     this.lastName = columns(document.lastName);
-    this.wholeName = columns(document.fullName);
+    const whole = document.fullName;
+    const wholeIsColumns = whole === undefined || typeof whole === "string" || Array.isArray(whole);
+    this.wholeName = wholeIsColumns
+      ? columns(whole as Columns | undefined)
+      : columns((whole as Exclude<NameColumn, Columns>).column);
+    this.nameOrder = wholeIsColumns
+      ? "first last"
+      : ((whole as Exclude<NameColumn, Columns>).order ?? "first last");
     this.externalStatus = columns(document.externalStatus);
     const status = document.status;
     if (status === undefined) this.status = null;
@@ -106,6 +125,7 @@ function columns(spec: Columns | undefined): readonly string[] {
 }
 
 function meaning(m: StatusMeaning): Status {
+  if (m === "?") return m;
   return typeof m === "string"
     ? { status: m, externalStatus: undefined }
     : { status: m.status, externalStatus: m.externalStatus };

@@ -4,8 +4,22 @@
 /** A column as the header names it, or columns in order: the first with a value in the row counts. */
 export type Columns = string | readonly string[];
 
-/** What a status value means: the status, and optionally the externalStatus written instead of the value. */
-export type StatusMeaning = "active" | "deleted" | { status: "active" | "deleted"; externalStatus?: string };
+/**
+ * What a status value means: the status, and optionally the externalStatus written instead of
+ * the value; "?" not decided yet (what `mapping suggest` writes for Leave of absence), an error
+ * at its rows until the admin writes what it means.
+ */
+export type StatusMeaning =
+  | "active"
+  | "deleted"
+  | "?"
+  | { status: "active" | "deleted"; externalStatus?: string };
+
+/** How a whole-name column writes a name: Ada Lovelace, or Lovelace, Ada. */
+export type NameOrder = "first last" | "last, first";
+
+/** A whole-name column, and the order of its names. */
+export type NameColumn = Columns | { column: Columns; order?: NameOrder };
 
 /** A list column: items separated by `,` or `;` (a name alone), or by its own separator. */
 export type ListColumn = Columns | { column: Columns; separator?: string; ignore?: readonly string[] };
@@ -26,7 +40,7 @@ export interface MappingDocument {
   id?: Columns;
   firstName?: Columns;
   lastName?: Columns;
-  fullName?: Columns;
+  fullName?: NameColumn;
   /** A column of the service's values (active, deleted, in any case), or a column and what its values mean. */
   status?: Columns | { column: Columns; values: Readonly<Record<string, StatusMeaning>> };
   externalStatus?: Columns;

@@ -182,6 +182,12 @@ export const catalog = {
     "{value} is not a value the mapping knows here; it knows {known}",
     "correct the cell, or add the value to the mapping's status values (a mapping of your own: syncfile mapping suggest FILE)",
   ),
+  "mapping.name": e(
+    "A name that cannot be split",
+    "warning",
+    "the name {value} is not written as {order}: it is kept whole as the first name",
+    'correct the cell, or say how the column writes names in the mapping\'s fullName: {"column": "Name", "order": "last, first"}',
+  ),
   "mapping.date": e(
     "A date in no form the mapping reads",
     "error",

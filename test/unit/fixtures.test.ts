@@ -109,6 +109,7 @@ const EXPECTED_CSV: Record<
   "mapping.status.none": [["mapping.status.none", 0, 1, undefined]],
   "mapping.value": [["mapping.value", 2, 3, "Status"]],
   "mapping.date": [["mapping.date", 2, 3, "Last seen in Jira - acme"]],
+  "mapping.name": [["mapping.name", 2, 3, "Employee"]],
 };
 
 // what each invalid workbook fixture must report: code, cell, column name
@@ -136,6 +137,15 @@ const OPTIONS: Record<string, ValidateOptions> = {
       email: "Work email",
       status: { column: "State", values: { Active: "active" } },
       roles: "Teams",
+    },
+  },
+  // names written "Last, First", and one that is not
+  "mapping.name": {
+    mapping: {
+      name: "hr",
+      email: "Work email",
+      fullName: { column: "Employee", order: "last, first" },
+      status: { column: "State", values: { Active: "active" } },
     },
   },
 };

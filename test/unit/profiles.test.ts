@@ -307,7 +307,7 @@ describe("a mapping of one's own", () => {
       [
         4,
         46,
-        'status.values.Employed must be "active" or "deleted", or {"status": "deleted", "externalStatus": "Blocked"}',
+        'status.values.Employed must be "active", "deleted" or "?" (not decided yet), or {"status": "deleted", "externalStatus": "Blocked"}',
       ],
       [
         5,
