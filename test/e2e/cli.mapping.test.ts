@@ -159,7 +159,7 @@ describe("syncfile mapping suggest", () => {
       title: "Mapping of hr",
       email: "Work mail",
       fullName: "Employee",
-      status: { column: "State", values: { Employed: "active", Left: "deleted" } },
+      status: { column: "State", values: { Employed: "active", Left: "deleted", "On sabbatical": "?" } },
       lastUsedDate: { column: "Last seen", forms: ["D.M.YYYY"], never: ["-"] },
     });
     expect(r.stderr).toContain('  ? "On sabbatical" ×1\n');
