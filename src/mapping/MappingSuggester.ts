@@ -192,17 +192,9 @@ const NAMES: Readonly<Record<Field, Vocabulary>> = {
     contains: ["login", "logon", "signin", "signon", "seen", "activ", "access", "used", "usage"],
   },
   roles: {
-    exact: [
-      "roles",
-      "role",
-      "groups",
-      "orgrole",
-      "usertype",
-      "accesslevel",
-      "permissions",
-      "userrole",
-      "accountrole",
-    ],
+    exact: ["roles", "role", "userrole", "accountrole", "orgrole", "groups", "usertype", "accesslevel"],
+    contains: ["role"],
+    not: [...SOMEONE_ELSE, "date", "change"],
   },
   licenses: {
     exact: [
@@ -253,6 +245,8 @@ const NOT_A_USE = [
   "seniority",
   "first",
   "invit",
+  "activat",
+  "deactiv",
   "provision",
   "password",
 ];
@@ -309,6 +303,7 @@ const IN_BETWEEN = new Set([
   "on sabbatical",
   "furlough",
   "furloughed",
+  "hired",
   "pre-hire",
   "prehire",
   "pre hire",
@@ -379,10 +374,18 @@ function statusWord(value: string): boolean {
   return !YES_NO.has(lower) && (ACTIVE.has(lower) || DELETED.has(lower) || IN_BETWEEN.has(lower));
 }
 
-/** What suggest found, for the admin: the document, and a note a line. */
+/** A column suggest chose for a field, and why (by its name, by its values…). */
+export interface Choice {
+  field: string;
+  column: string;
+  why: string;
+}
+
+/** What suggest found, for the admin: the document, a note a line, and each choice with its reason. */
 export interface Suggestion {
   document: MappingDocument;
   notes: string[];
+  choices: Choice[];
   /** False when no column holds email addresses: the document cannot be used. */
   usable: boolean;
 }
@@ -502,6 +505,7 @@ export class MappingSuggester {
   /** The mapping document `name` suggested for what was read, and the notes on it. */
   suggest(name: string): Suggestion {
     const notes: string[] = [];
+    const choices: Choice[] = [];
     const used = new Set<number>();
     const document: MappingDocument = {
       $schema: "https://syncfile.dev/schemas/mapping.schema.json",
@@ -511,8 +515,9 @@ export class MappingSuggester {
     };
     const column = (i: number) => this.#names[i] as string;
     const quoted = (i: number) => JSON.stringify(column(i));
-    const take = (i: number) => {
+    const take = (i: number, field: string, why: string) => {
       used.add(i);
+      choices.push({ field, column: column(i), why });
       return column(i);
     };
     const free = (i: number) => !used.has(i);
@@ -521,27 +526,27 @@ export class MappingSuggester {
     if (email === null) {
       notes.push("no column holds email addresses: set email to the column that does");
     } else {
-      document.email = take(email);
       const look = this.#looks[email] as ColumnLook;
-      notes.push(`email: ${quoted(email)} (${look.emails} of ${this.#rows} rows look like addresses)`);
+      const why = `${look.emails} of ${this.#rows} rows look like addresses`;
+      document.email = take(email, "email", why);
+      notes.push(`email: ${quoted(email)} (${why})`);
     }
 
     for (const field of ["id", "firstName", "lastName"] as const) {
       const i = this.#named(field).find(free);
       if (i === undefined) continue;
-      document[field] = take(i);
+      document[field] = take(i, field, "by its name");
       notes.push(`${field}: ${quoted(i)} (by its name)`);
     }
     if (document.firstName === undefined || document.lastName === undefined) {
       const whole = this.#wholeName(free);
       if (whole !== null) {
         const written = whole.order ?? (this.#looks[whole.i] as ColumnLook).names;
-        const nameColumn = take(whole.i);
+        const why = `${whole.why}${written === "last, first" ? '; written "Last, First"' : ""}`;
+        const nameColumn = take(whole.i, "fullName", why);
         document.fullName =
           written === "last, first" ? { column: nameColumn, order: "last, first" } : nameColumn;
-        notes.push(
-          `fullName: ${quoted(whole.i)} (${whole.why}${written === "last, first" ? '; written "Last, First"' : ""})`,
-        );
+        notes.push(`fullName: ${quoted(whole.i)} (${why})`);
       }
     }
 
@@ -550,40 +555,31 @@ export class MappingSuggester {
     if (status === null || table === null) {
       notes.push("no status column found: every user will be active unless you map one");
     } else {
-      take(status.i);
+      take(status.i, "status", status.why);
       document.status = table;
     }
 
     const date = this.#lastUse(free, notes);
-    if (date !== null) document.lastUsedDate = this.#date(take(date), date, notes);
+    if (date !== null) {
+      document.lastUsedDate = this.#date(
+        take(date, "lastUsedDate", "by its name and its dates"),
+        date,
+        notes,
+      );
+    }
 
     for (const field of ["roles", "licenses"] as const) {
       const i = this.#named(field).find(free);
-      if (i !== undefined) document[field] = this.#list(take(i), i, field, notes);
+      if (i !== undefined) document[field] = this.#list(take(i, field, "by its name"), i, field, notes);
     }
     const ignored = this.#names.filter((n, i) => free(i) && n !== "");
     if (ignored.length > 0) notes.push(`not read: ${ignored.map((n) => JSON.stringify(n)).join(", ")}`);
-    return { document, notes, usable: email !== null };
+    return { document, notes, choices, usable: email !== null };
   }
 
-  /** The columns a field may be by its name: exact names first, then names containing a part. */
+  /** The columns a field may be by its name. */
   #named(field: Field): number[] {
-    const words = NAMES[field];
-    const found: number[] = [];
-    const add = (i: number) => {
-      if (!found.includes(i)) found.push(i);
-    };
-    for (const wanted of words.exact) {
-      this.#loose.forEach((name, i) => {
-        if (name === wanted) add(i);
-      });
-    }
-    for (const part of words.contains ?? []) {
-      this.#loose.forEach((name, i) => {
-        if (name.includes(part) && !(words.not ?? []).some((other) => name.includes(other))) add(i);
-      });
-    }
-    return found;
+    return namedFor(field, this.#loose);
   }
 
   /** The email column: the named one holding the most addresses, else the column holding most. */
@@ -746,6 +742,34 @@ export class MappingSuggester {
     notes.push(`${field}: ${JSON.stringify(column)} (by its name)${plus ? ", items separated by +" : ""}`);
     return plus ? { column, separator: "+" } : column;
   }
+}
+
+/**
+ * The columns of `loose` names a field may be by its name: exact names first, then names
+ * containing a part of one (and none of what makes it another thing).
+ */
+function namedFor(field: Field, loose: readonly string[]): number[] {
+  const words = NAMES[field];
+  const found: number[] = [];
+  const add = (i: number) => {
+    if (!found.includes(i)) found.push(i);
+  };
+  for (const wanted of words.exact) {
+    loose.forEach((name, i) => {
+      if (name === wanted) add(i);
+    });
+  }
+  for (const part of words.contains ?? []) {
+    loose.forEach((name, i) => {
+      if (name.includes(part) && !(words.not ?? []).some((other) => name.includes(other))) add(i);
+    });
+  }
+  return found;
+}
+
+/** The columns of a header whose names say they hold a status (Employee Status, Is Enabled): for a warning. */
+export function statusColumnsByName(names: readonly string[]): string[] {
+  return namedFor("status", names.map(looseColumn)).map((i) => names[i] as string);
 }
 
 /**
