@@ -5,6 +5,7 @@
 
 import { Mapping } from "../mapping/Mapping.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
+import { statusColumnsByName } from "../mapping/MappingSuggester.js";
 import { detectProfile } from "../mapping/profiles.js";
 import { CSV_DATA_FIRST_HINT } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
@@ -263,10 +264,18 @@ export class CsvRows implements RawRecordSink {
     this.#mapped = header;
     this.#width = names.length;
     if (!header.keys.includes("status")) {
+      // the columns that may hold what the mapping does not read are named where they are
+      const candidates = statusColumnsByName(names.filter((name) => name !== ""));
+      const them = candidates.map((c) => JSON.stringify(c)).join(", ");
       this.#sink.finding("mapping.status.none", {
         location: loc,
         row: this.#headerRow,
         params: { mapping: mapping.name },
+        ...(candidates.length > 0
+          ? {
+              hint: `${candidates.length === 1 ? "column" : "columns"} ${them} may hold the users' status: map it to status in a mapping of your own (syncfile mapping suggest FILE writes one)`,
+            }
+          : {}),
       });
     }
     if (this.#how === "file") {

@@ -239,6 +239,19 @@ describe("an export no profile knows, read through mapping suggest", () => {
     }
   });
 
+  it("names the columns that may hold a status when a mapping reads none", async () => {
+    const file = fixture("exports/unprofiled/hibob-people.csv");
+    const mapping = join(work, "no-status.json");
+    writeFileSync(mapping, JSON.stringify({ name: "hibob", email: "Email", fullName: "Display name" }));
+    const checked = await runCli(["validate", file, "--mapping", mapping, "--format", "json"]);
+    const [none] = JSON.parse(checked.stdout).findings.filter(
+      (f: { code: string }) => f.code === "mapping.status.none",
+    );
+    expect(none.hint).toBe(
+      'column "Lifecycle status" may hold the users\' status: map it to status in a mapping of your own (syncfile mapping suggest FILE writes one)',
+    );
+  });
+
   it("writes a name the column gives as Last, First with its order, and splits it so", async () => {
     const file = fixture("exports/unprofiled/adp-workforce-now-employees.csv");
     const suggested = await runCli(["mapping", "suggest", file]);
