@@ -77,6 +77,7 @@ export async function inspectExport(
         notes: [
           `this is the ${profile.name} export: syncfile reads it with no mapping; its profile follows, to change`,
         ],
+        choices: [],
         usable: true,
       }
     : suggester.suggest(name);

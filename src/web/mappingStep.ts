@@ -1,7 +1,8 @@
 // The page's mapping step, for a CSV file or workbook that is not in the service's layout: each
-// column with the field it gives (changeable), the status column's values and what each means
-// (changeable), the first rows as they will be written, and the mapping document behind them,
-// which the page checks the file with, saves, or replaces with one the user loads.
+// column with the field it gives (changeable) and why it was chosen (by its name, by its
+// values), the status column's values and what each means (changeable; "?" to decide, an error
+// at its rows until then), the first rows as they will be written, and the mapping document
+// behind them, which the page checks the file with, saves, or replaces with one the user loads.
 
 import { columnMatches, MappedHeader } from "../csv/MappedRows.js";
 import { Mapping } from "../mapping/Mapping.js";
@@ -89,13 +90,14 @@ export class MappingStep {
         });
         const pick = globalThis.document.createElement("td");
         pick.append(select);
+        const why = cell(fields[i] ? this.#why(fields[i] as Field, name) : "");
         const values = cell(
           (inspection.values[i] ?? [])
             .slice(0, 3)
             .map(([v]) => v)
             .join(", "),
         );
-        row.append(th, pick, values);
+        row.append(th, pick, why, values);
         return row;
       }),
     );
@@ -103,7 +105,15 @@ export class MappingStep {
     this.#renderPreview(header);
   }
 
-  /** The status column's values, each with what it means. */
+  /** Why column `name` gives `field`: suggest's reason, the profile's, or the user's choice. */
+  #why(field: Field, name: string): string {
+    const inspection = this.#inspection as ExportInspection;
+    const chosen = inspection.suggestion.choices.find((c) => c.field === field && c.column === name);
+    if (chosen) return chosen.why;
+    return inspection.profile !== null ? `the ${inspection.profile} profile` : "your choice";
+  }
+
+  /** The status column's values, each with what it means; those left to decide counted. */
   #renderStatus(header: readonly string[], fields: readonly (Field | "")[]): void {
     const column = fields.indexOf("status");
     const spec = this.#document?.status;
@@ -122,16 +132,18 @@ export class MappingStep {
         th.textContent = value;
         const select = globalThis.document.createElement("select");
         select.setAttribute("aria-label", `meaning of status ${value}`);
-        select.add(new Option("? not mapped (an error at its rows)", ""));
+        select.add(new Option("? to decide (an error at its rows)", "?"));
         select.add(new Option("active", "active"));
         select.add(new Option("deleted", "deleted"));
         const meaning = meaningOf(table.values, value);
-        select.value = meaning === undefined ? "" : typeof meaning === "string" ? meaning : meaning.status;
+        select.value = meaning === undefined ? "?" : typeof meaning === "string" ? meaning : meaning.status;
+        row.classList.toggle("undecided", select.value === "?");
         select.addEventListener("change", () => {
-          const values = { ...table.values };
-          if (select.value === "") delete values[value];
-          else values[value] = select.value as "active" | "deleted";
+          const status = (this.#document as MappingDocument).status as typeof table;
+          const values = { ...status.values, [value]: select.value as StatusMeaning };
           (this.#document as MappingDocument).status = { column: table.column, values };
+          row.classList.toggle("undecided", select.value === "?");
+          this.#countUndecided();
           this.#renderPreview(header);
         });
         const means = globalThis.document.createElement("td");
@@ -140,6 +152,16 @@ export class MappingStep {
         return row;
       }),
     );
+    this.#countUndecided();
+  }
+
+  /** The status table's caption says how many values are left to decide. */
+  #countUndecided(): void {
+    const left = this.#ui.status.querySelectorAll("tr.undecided").length;
+    const caption = this.#ui.statusTable.caption;
+    if (caption) {
+      caption.textContent = `What each value of the status column means${left > 0 ? ` (${left} to decide: each is an error at its rows until then)` : ""}`;
+    }
   }
 
   /** The first rows through the mapping, as the service's layout's columns. */
@@ -228,13 +250,11 @@ function setField(
   const object = spec !== undefined && typeof spec === "object" && !Array.isArray(spec);
   const same = object && JSON.stringify((spec as { column: Columns }).column) === JSON.stringify(column);
   if (field === "status" && !same) {
-    // a new status column: its values, each as plain words say (the others left to the user)
+    // a new status column: its values, each as plain words say, the others "?" for the user
     const first = names[0] as string;
     const table: Record<string, StatusMeaning> = {};
-    for (const [value] of values[header.indexOf(first)] ?? []) {
-      const meaning = plainStatus(value, first);
-      if (meaning) table[value] = meaning;
-    }
+    for (const [value] of values[header.indexOf(first)] ?? [])
+      table[value] = plainStatus(value, first) ?? "?";
     record[field] = Object.keys(table).length > 0 ? { column, values: table } : column;
   } else record[field] = object ? { ...(spec as object), column } : column;
 }

@@ -407,21 +407,28 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       writeFileSync(path, hr);
       await page.setInputFiles("#file", path);
       await page.locator("#mapping-columns tbody tr").first().waitFor();
-      // the suggestion: each column's field, the status values as their words say, the dates' form
+      // the suggestion: each column's field and why, the status values as their words say, the dates' form
       expect(await rowsOf(page, "#mapping-columns tbody")).toEqual([
-        ["Employee", "fullName", "Ada Lovelace, Grace Hopper, Alan Turing"],
-        ["Work mail", "email", "ada@example.com, grace@example.com, alan@example.com"],
-        ["State", "status", "Employed, On leave, Left"],
-        ["Last seen", "lastUsedDate", "05.07.2024, -, 01.02.2024"],
+        ["Employee", "fullName", "by its name", "Ada Lovelace, Grace Hopper, Alan Turing"],
+        [
+          "Work mail",
+          "email",
+          "3 of 3 rows look like addresses",
+          "ada@example.com, grace@example.com, alan@example.com",
+        ],
+        ["State", "status", "by its name and its values", "Employed, On leave, Left"],
+        ["Last seen", "lastUsedDate", "by its name and its dates", "05.07.2024, -, 01.02.2024"],
       ]);
       expect(await rowsOf(page, "#mapping-status tbody")).toEqual([
         ["Employed", "1", "active"],
-        ["On leave", "1", ""],
+        ["On leave", "1", "?"],
         ["Left", "1", "deleted"],
       ]);
+      expect(await page.locator("#mapping-status caption").textContent()).toContain("(1 to decide");
       expect(await rowsOf(page, "#mapping-preview tbody")).toEqual([
         ["ada@example.com", "Ada", "Lovelace", "active", "Employed", "2024-07-05"],
-        ["grace@example.com", "Grace", "Hopper", "", "", ""],
+        // "?": no status yet, the raw word kept
+        ["grace@example.com", "Grace", "Hopper", "", "On leave", ""],
         ["alan@example.com", "Alan", "Turing", "deleted", "Left", "2024-02-01"],
       ]);
       // not valid yet: the file as its header decides has no email column
@@ -433,7 +440,7 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       expect(await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe(
         "meaning of status On leave",
       );
-      await page.keyboard.press("ArrowDown"); // "? not mapped" → active
+      await page.keyboard.press("ArrowDown"); // "? to decide" → active
       expect(await rowsOf(page, "#mapping-preview tbody")).toContainEqual([
         "grace@example.com",
         "Grace",
@@ -445,6 +452,7 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       await page.focus("#mapping-check");
       await page.keyboard.press("Enter");
       await page.locator("#result .banner.valid").waitFor();
+      expect(await page.locator("#mapping-status caption").textContent()).not.toContain("to decide");
       expect(await page.locator("#result .stats").first().textContent()).toContain("3 users");
       await screenshot(page, "page-mapping");
 
@@ -479,6 +487,12 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
       await page.setInputFiles("#file", path);
       await page.locator("#mapping-columns tbody tr").first().waitFor();
       await page.locator("#mapping-note", { hasText: "Read as BambooHR" }).waitFor();
+      expect(await rowsOf(page, "#mapping-columns tbody")).toContainEqual([
+        "Work Email",
+        "email",
+        "the bamboohr profile",
+        "ada@example.com, grace@example.com",
+      ]);
       expect(await page.locator("#result").textContent()).toContain(
         "read as BambooHR: an employee report with Work Email and Status (profile bamboohr, recognised by its header)",
       );
