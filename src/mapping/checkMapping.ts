@@ -2,44 +2,27 @@
 // place that does not fit, said as the schema's `x-message` for it (status.values.Active must
 // be "active" or "deleted"…). readMapping.ts puts them at their line and column.
 
+import { type SchemaProblem, schemaProblems } from "../schema/schemaProblems.js";
 import { schemas } from "../schema/schemas.js";
-import { type ErrorObject, getValidators } from "../schema/validators.js";
-import { escapePointer, pointerSegments } from "../text/pointer.js";
+import { getValidators } from "../schema/validators.js";
 import type { MappingDocument } from "./MappingDocument.js";
 
 /** A place in a mapping document that does not fit: its JSON Pointer and what is wrong. */
-export interface MappingProblem {
-  pointer: string;
-  message: string;
-}
+export type MappingProblem = SchemaProblem;
 
 const mappingSchema = schemas.mapping;
 const FIELDS = Object.keys(mappingSchema.properties).filter((k) => k !== "$schema");
 
+/** How a mapping's problems name it. */
+const WORDS = {
+  whole: "the mapping",
+  unknown: (pointer: string) =>
+    `is not a field of a mapping here${pointer === "" ? `; a mapping has ${FIELDS.join(", ")}` : ""}`,
+};
+
 /** Every place in `document` that does not fit the schema, one sentence each, in document order. */
 export function mappingProblems(document: unknown): MappingProblem[] {
-  const validate = getValidators().mapping;
-  if (validate(document)) return [];
-  const byPlace = new Map<string, string>();
-  // ajv lists what failed inside an anyOf before the anyOf itself: the last sentence of a place is its own
-  for (const error of validate.errors ?? []) {
-    const said = sentence(error);
-    if (said) byPlace.set(said.pointer, said.message);
-  }
-  // a place inside another that is wrong is said alone (the inner one is the precise one): each
-  // place marks the places above it, a pass over its own pointer, not a search of the others
-  const outer = new Set<string>();
-  for (const pointer of byPlace.keys()) {
-    for (let end = pointer.lastIndexOf("/"); end >= 0; end = pointer.lastIndexOf("/", end - 1)) {
-      const above = pointer.slice(0, end);
-      if (outer.has(above)) break; // and what is above it, already
-      outer.add(above);
-      if (end === 0) break;
-    }
-  }
-  return [...byPlace]
-    .filter(([pointer]) => !outer.has(pointer))
-    .map(([pointer, message]) => ({ pointer, message: `${place(pointer)} ${message}` }));
+  return schemaProblems(mappingSchema, getValidators().mapping, document, WORDS);
 }
 
 /** The first problem of `document` as one sentence, or null when it is a mapping. */
@@ -51,94 +34,4 @@ export function checkMapping(document: unknown): string | null {
 /** Whether `document` is a mapping document. */
 export function isMapping(document: unknown): document is MappingDocument {
   return getValidators().mapping(document) as boolean;
-}
-
-/** An error's place and sentence: the nearest x-message above its keyword, or a sentence of its own. */
-function sentence(error: ErrorObject): MappingProblem | null {
-  if (error.keyword === "additionalProperties") {
-    const name = (error.params as { additionalProperty: string }).additionalProperty;
-    const pointer = `${error.instancePath}/${escapePointer(name)}`;
-    const known = error.instancePath === "" ? `; a mapping has ${FIELDS.join(", ")}` : "";
-    return { pointer, message: `is not a field of a mapping here${known}` };
-  }
-  if (error.keyword === "required") {
-    const name = (error.params as { missingProperty: string }).missingProperty;
-    return { pointer: error.instancePath, message: `needs ${name}` };
-  }
-  const message = xMessage(error.schemaPath, error.instancePath);
-  return message === null ? null : { pointer: error.instancePath, message };
-}
-
-type SchemaNode = Record<string, unknown>;
-
-/**
- * The x-message nearest above the keyword that failed. ajv's schemaPath starts at the schema it
- * compiled as a function of its own (a $ref's target, a property's schema), so it is followed
- * from each schema that applies at the instance's place or at one of its parents, the innermost
- * place first, until it leads somewhere; then up from there to the first x-message.
- */
-function xMessage(schemaPath: string, instancePath: string): string | null {
-  const relative = pointerSegments(schemaPath.replace(/^#/, ""));
-  relative.pop(); // the keyword
-  const place = pointerSegments(instancePath);
-  for (let depth = place.length; depth >= 0; depth--) {
-    for (const start of schemasAt(place.slice(0, depth))) {
-      const trail: SchemaNode[] = [start];
-      for (const part of relative) {
-        const next = (trail[trail.length - 1] as SchemaNode)[part];
-        if (next === null || typeof next !== "object") break;
-        trail.push(next as SchemaNode);
-      }
-      if (trail.length !== relative.length + 1) continue; // not where this path starts
-      for (let k = trail.length - 1; k >= 0; k--) {
-        const message = (trail[k] as SchemaNode)["x-message"];
-        if (typeof message === "string") return message;
-      }
-    }
-  }
-  return null;
-}
-
-/** Every schema that applies at `place` (its $ref targets and anyOf branches too), the outer first. */
-function schemasAt(place: readonly string[]): SchemaNode[] {
-  let found = expand(mappingSchema as SchemaNode);
-  for (const part of place) {
-    const next: SchemaNode[] = [];
-    for (const node of found) {
-      const properties = node.properties as Record<string, SchemaNode> | undefined;
-      const step =
-        properties?.[part] ??
-        (/^\d+$/.test(part) ? (node.items as SchemaNode | undefined) : undefined) ??
-        (typeof node.additionalProperties === "object"
-          ? (node.additionalProperties as SchemaNode)
-          : undefined);
-      if (step) next.push(...expand(step));
-    }
-    found = next;
-  }
-  return found;
-}
-
-/** A schema, then what its $ref and anyOf branches are, recursively. */
-function expand(node: SchemaNode): SchemaNode[] {
-  const out = [node];
-  if (typeof node.$ref === "string") {
-    const target = pointerSegments(node.$ref.replace(/^#/, "")).reduce<unknown>(
-      (at, part) => (at as SchemaNode | undefined)?.[part],
-      mappingSchema,
-    );
-    if (target && typeof target === "object") out.push(...expand(target as SchemaNode));
-  }
-  for (const branch of (node.anyOf as SchemaNode[] | undefined) ?? []) out.push(...expand(branch));
-  return out;
-}
-
-/** A JSON Pointer as JavaScript reads it: /status/values/Active → status.values.Active. */
-function place(pointer: string): string {
-  const parts = pointerSegments(pointer);
-  const path = parts.map((p) =>
-    /^\d+$/.test(p) ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`,
-  );
-  const text = path.join("");
-  return text === "" ? "the mapping" : text.startsWith(".") ? text.slice(1) : text;
 }

@@ -23,4 +23,4 @@ export function getValidators(): Validators {
   return validators;
 }
 
-export type { ErrorObject };
+export type { ErrorObject, ValidateFunction };
