@@ -25,6 +25,7 @@ export const VALIDATORS = {
   document: "custom-integration",
   csvRow: "csv-row",
   mapping: "mapping",
+  job: "job",
 };
 
 const schema = (name) =>

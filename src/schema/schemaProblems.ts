@@ -10,6 +10,8 @@ import type { ErrorObject, ValidateFunction } from "./validators.js";
 export interface SchemaProblem {
   pointer: string;
   message: string;
+  /** A field the schema does not know: the pointer ends with its name. */
+  unknown?: true;
 }
 
 /** How a kind of document is named in its problems. */
@@ -33,11 +35,11 @@ export function schemaProblems(
   words: DocumentWords,
 ): SchemaProblem[] {
   if (validate(document)) return [];
-  const byPlace = new Map<string, string>();
+  const byPlace = new Map<string, SchemaProblem>();
   // ajv lists what failed inside an anyOf before the anyOf itself: the last sentence of a place is its own
   for (const error of validate.errors ?? []) {
     const said = sentence(schema as SchemaNode, error, words);
-    if (said) byPlace.set(said.pointer, said.message);
+    if (said) byPlace.set(said.pointer, said);
   }
   // a place inside another that is wrong is said alone (the inner one is the precise one): each
   // place marks the places above it, a pass over its own pointer, not a search of the others
@@ -52,7 +54,7 @@ export function schemaProblems(
   }
   return [...byPlace]
     .filter(([pointer]) => !outer.has(pointer))
-    .map(([pointer, message]) => ({ pointer, message: `${place(pointer, words.whole)} ${message}` }));
+    .map(([pointer, said]) => ({ ...said, message: `${place(pointer, words.whole)} ${said.message}` }));
 }
 
 /** The properties a document may have at `pointer`, as the schemas that apply there list them. */
@@ -71,7 +73,11 @@ function sentence(schema: SchemaNode, error: ErrorObject, words: DocumentWords):
   if (error.keyword === "additionalProperties") {
     const name = (error.params as { additionalProperty: string }).additionalProperty;
     const pointer = `${error.instancePath}/${escapePointer(name)}`;
-    return { pointer, message: words.unknown(error.instancePath, knownFields(schema, error.instancePath)) };
+    return {
+      pointer,
+      message: words.unknown(error.instancePath, knownFields(schema, error.instancePath)),
+      unknown: true,
+    };
   }
   if (error.keyword === "required") {
     const name = (error.params as { missingProperty: string }).missingProperty;
@@ -144,7 +150,7 @@ function expand(schema: SchemaNode, node: SchemaNode): SchemaNode[] {
 }
 
 /** A JSON Pointer as JavaScript reads it: /status/values/Active → status.values.Active. */
-function place(pointer: string, whole: string): string {
+export function place(pointer: string, whole: string): string {
   const parts = pointerSegments(pointer);
   const path = parts.map((p) =>
     /^\d+$/.test(p) ? `[${p}]` : /^[A-Za-z_$][\w$]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`,

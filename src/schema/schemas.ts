@@ -2,6 +2,7 @@
 
 import csvRowSchema from "../../schemas/csv-row.schema.json" with { type: "json" };
 import documentSchema from "../../schemas/custom-integration.schema.json" with { type: "json" };
+import jobSchema from "../../schemas/job.schema.json" with { type: "json" };
 import licenseSchema from "../../schemas/license.schema.json" with { type: "json" };
 import licenseUserSchema from "../../schemas/license-user.schema.json" with { type: "json" };
 import mappingSchema from "../../schemas/mapping.schema.json" with { type: "json" };
@@ -9,7 +10,7 @@ import userSchema from "../../schemas/user.schema.json" with { type: "json" };
 
 /**
  * The schemas: document, user, license, license user, CSV row, and the mapping of an export
- * (JSON Schema 2020-12, each with `$id`).
+ * (JSON Schema 2020-12, each with `$id`), and the job file.
  */
 export const schemas = {
   document: documentSchema,
@@ -18,6 +19,7 @@ export const schemas = {
   licenseUser: licenseUserSchema,
   csvRow: csvRowSchema,
   mapping: mappingSchema,
+  job: jobSchema,
 } as const;
 
 /** The properties each record may have; anything else is an unknown property (a warning). */

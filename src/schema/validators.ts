@@ -14,6 +14,8 @@ export interface Validators {
   csvRow: ValidateFunction;
   /** A mapping document (schemas/mapping.schema.json), every error. */
   mapping: ValidateFunction;
+  /** A job file (schemas/job.schema.json), every error. */
+  job: ValidateFunction;
 }
 
 const validators = compiled as unknown as Validators;

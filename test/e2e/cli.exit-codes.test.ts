@@ -91,6 +91,17 @@ const SCENARIOS: Record<string, Scenarios> = {
     2: () => run(["diff", valid, invalid]),
     3: () => run(["diff", valid, missing]),
   },
+  "job check": {
+    0: () => {
+      const file = join(work, "ok.job.yaml");
+      writeFileSync(
+        file,
+        'jobs:\n  - name: a\n    source: { file: a.csv }\n    service: { url: "http://x", apiKey: k, appAccount: 1 }\n',
+      );
+      return run(["job", "check", file]);
+    },
+    2: () => run(["job", "check", join(work, "missing.job.yaml")]),
+  },
   "mapping suggest": {
     0: () => run(["mapping", "suggest", fixture("valid/example.csv")]),
     2: () => run(["mapping", "suggest"]),

@@ -29,6 +29,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["diff"], // what a sync of one file would change in an account holding another
   ["http"],
   ["server", "client"],
+  ["sources"], // where a job's data is: a file, a command, an HTTP API… (yields bytes or records)
+  ["jobs"], // a job file and its runs: source → mapped pass → diff → guard → push → record → notify
   ["cli"],
   ["."], // src/index.ts and the other entry points: re-exports of everything
   ["web"], // the page syncfile serve shows: on the browser entry (src/browser.ts)

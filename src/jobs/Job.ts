@@ -1,0 +1,35 @@
+// A job as a run uses it: read from a job file (readJobFile.ts), its paths absolute, its secrets
+// read and known to the redaction, its defaults filled in.
+
+/** How a run ends: what its record says, its exit code and its notifications follow from. */
+export type Outcome = "synced" | "unchanged" | "refused" | "failed" | "invalid" | "recovered";
+
+/** Where a job's data is: the bytes of a file. */
+export type JobSource =
+  | { kind: "file"; path: string; settleSeconds: number }
+  | { kind: "command"; command: readonly string[]; cwd: string }
+  | { kind: "http"; url: string; headers: Readonly<Record<string, string>> };
+
+/** Whom a run is told to, and of which outcomes. */
+export type JobNotification =
+  | { kind: "webhook"; url: string; on: readonly Outcome[] }
+  | { kind: "email"; to: readonly string[]; from: string | null; smtp: string; on: readonly Outcome[] };
+
+/** One app account kept in sync from one source. */
+export interface Job {
+  name: string;
+  source: JobSource;
+  /** The profile or mapping the source is read through; neither: as its header decides. */
+  read: { profile?: string; mapping?: string };
+  /** How the source's bytes are read; null: by the file's name, else JSON. */
+  format: "json" | "csv" | "xlsx" | null;
+  service: { url: string; apiKey: string; appAccount: number };
+  guard: { maxDeletes: number | string | null; allowEmpty: boolean };
+  /** live: push; staging: everything but the push. */
+  mode: "live" | "staging";
+  schedule: { cron: string; timezone: string | null } | null;
+  notify: readonly JobNotification[];
+  /** The job's state folder. */
+  state: string;
+  keepDays: number;
+}

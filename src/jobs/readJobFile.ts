@@ -1,0 +1,364 @@
+// A job file read from its text: YAML (the `yaml` package keeps where each node is), `${VAR}`
+// and `${VAR:-default}` from the environment, checked against schemas/job.schema.json, each
+// mistake at its line and column before anything runs; then the jobs as a run uses them, with
+// paths made absolute beside the file, `*_file` secrets read, and every secret given to the
+// one redaction (src/text/redact.ts) before any message can quote it.
+
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { Cron } from "croner";
+import {
+  type Document,
+  isMap,
+  isScalar,
+  LineCounter,
+  type Node,
+  parseDocument,
+  Scalar,
+  visit,
+  type YAMLMap,
+} from "yaml";
+import { knownFields, place, schemaProblems } from "../schema/schemaProblems.js";
+import { schemas } from "../schema/schemas.js";
+import { getValidators } from "../schema/validators.js";
+import { pointerSegments } from "../text/pointer.js";
+import { addSecret, addSecretsOf } from "../text/redact.js";
+import type { Job, JobNotification, JobSource, Outcome } from "./Job.js";
+
+/** A mistake in a job file, where it is. */
+export interface JobFileProblem {
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** A job file that cannot be used: each mistake at its place. */
+export class JobFileError extends Error {
+  override readonly name = "JobFileError";
+  constructor(
+    readonly file: string,
+    readonly problems: readonly JobFileProblem[],
+  ) {
+    super(problems.map((p) => `${file}:${p.line}:${p.column}: ${p.message}`).join("\n"));
+  }
+}
+
+/** What a job file is read with: the environment for ${VAR}, and where a secret's file is read. */
+export interface ReadJobOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Reads a `*_file` secret (default: the file's text, one trailing line break left out). */
+  readSecret?: (path: string) => string;
+}
+
+/** The job file as written: what the schema describes. */
+interface JobFileDocument {
+  jobs: WrittenJob[];
+}
+
+interface WrittenJob {
+  name: string;
+  source: {
+    file?: string;
+    settle?: number;
+    command?: string[];
+    http?: { url: string; headers?: Record<string, string> };
+  };
+  profile?: string;
+  mapping?: string;
+  format?: Job["format"];
+  service: { url: string; apiKey?: string; apiKey_file?: string; appAccount: number | string };
+  guard?: { maxDeletes?: number | string; allowEmpty?: boolean };
+  mode?: Job["mode"];
+  schedule?: { cron: string; timezone?: string };
+  notify?: {
+    webhook?: string;
+    webhook_file?: string;
+    email?: { to: string | string[]; from?: string; smtp?: string; smtp_file?: string };
+    on?: Outcome[];
+  }[];
+  state?: string;
+  keep?: number;
+}
+
+/** The outcomes a notification is sent for when it does not say. */
+export const DEFAULT_OUTCOMES: readonly Outcome[] = ["refused", "failed", "invalid", "recovered"];
+/** Days of runs kept when a job does not say. */
+export const DEFAULT_KEEP_DAYS = 30;
+/** Seconds a file's size and time must stay the same before it is read, when a job does not say. */
+export const DEFAULT_SETTLE_SECONDS = 60;
+
+/** A ${VAR}, ${VAR:-default} (also when empty), ${VAR-default} (when unset), or $$ for a $. */
+const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^}]*))?\}|\$\{/g;
+
+/** The jobs of the job file `path`; throws a JobFileError listing every mistake at its place. */
+export function readJobFile(path: string, options: ReadJobOptions = {}): Job[] {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new JobFileError(path, [
+      { line: 1, column: 1, message: `error: cannot be read: ${(error as Error).message}` },
+    ]);
+  }
+  return readJobText(text, path, options);
+}
+
+/** The jobs of a job file's `text` (from `path`: messages name it, relative paths start beside it). */
+export function readJobText(text: string, path: string, options: ReadJobOptions = {}): Job[] {
+  const env = options.env ?? process.env;
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number) => {
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  };
+  if (doc.errors.length > 0) {
+    throw new JobFileError(
+      path,
+      doc.errors.map((e) => ({ ...at(e.pos[0]), message: yamlMessage(e.message) })),
+    );
+  }
+  const problems: JobFileProblem[] = [];
+  expand(doc, env, (offset, message) => problems.push({ ...at(offset), message }));
+  if (problems.length > 0) throw new JobFileError(path, problems);
+
+  const written = doc.toJS() as unknown;
+  const found = schemaProblems(schemas.job, getValidators().job, written ?? {}, WORDS);
+  if (found.length > 0) {
+    throw new JobFileError(
+      path,
+      inOrder(
+        found.map((p) => ({
+          ...at(offsetOf(doc, p.pointer, p.unknown === true)),
+          message: `error: ${p.message}`,
+        })),
+      ),
+    );
+  }
+  const file = written as JobFileDocument;
+  const base = dirname(resolve(path));
+  const jobs: Job[] = [];
+  file.jobs.forEach((job, i) => {
+    const problem = (pointer: string, message: string) =>
+      problems.push({
+        ...at(offsetOf(doc, `/jobs/${i}${pointer}`, false)),
+        message: `error: ${place(`/jobs/${i}${pointer}`, "the job file")} ${message}`,
+      });
+    const resolved = resolveJob(job, base, options.readSecret ?? readSecretFile, problem);
+    if (jobs.some((j) => j.name === job.name))
+      problem("/name", `names a second job ${JSON.stringify(job.name)}`);
+    if (resolved) jobs.push(resolved);
+  });
+  if (problems.length > 0) {
+    throw new JobFileError(path, inOrder(problems));
+  }
+  return jobs;
+}
+
+const WORDS = {
+  whole: "the job file",
+  unknown: (pointer: string, known: readonly string[]) =>
+    `is not a field ${pointer === "" ? "of a job file" : "here"}; ${known.length > 0 ? `the fields here are ${known.join(", ")}` : "none is"}`,
+};
+
+/**
+ * Every scalar value's ${VAR} replaced from `env`, in place; a reference to a variable that is
+ * not set (and has no default) said at its place. A plain scalar that was only references and
+ * reads as a number or true/false becomes one (appAccount: ${APP_ACCOUNT}).
+ */
+function expand(
+  doc: Document,
+  env: NodeJS.ProcessEnv,
+  problem: (offset: number, message: string) => void,
+): void {
+  visit(doc, {
+    Scalar(key, node) {
+      if (key === "key" || typeof node.value !== "string" || !node.value.includes("$")) return;
+      const source = node.value;
+      const start = (node.range?.[0] ?? 0) + (node.type === Scalar.PLAIN ? 0 : 1);
+      let whole = true;
+      const value = source.replace(
+        REFERENCE,
+        (
+          match,
+          name: string | undefined,
+          how: string | undefined,
+          fallback: string | undefined,
+          index: number,
+        ) => {
+          if (match === "$$") {
+            whole = false;
+            return "$";
+          }
+          if (name === undefined) {
+            problem(start + index, "error: ${ is not closed: write ${NAME} (or $$ for a $)");
+            return match;
+          }
+          const set = env[name];
+          if (set !== undefined && !(how === ":-" && set === "")) return set;
+          if (fallback !== undefined) return fallback;
+          problem(
+            start + index,
+            `error: the environment variable ${name} is not set (write \${${name}:-default} for a default)`,
+          );
+          return match;
+        },
+      );
+      if (value === source) return;
+      whole &&= /^(\$\{[^}]*\})+$/.test(source);
+      node.value = whole && node.type === Scalar.PLAIN ? scalarOf(value) : value;
+    },
+  });
+}
+
+/** A substituted plain scalar as YAML reads it: 42, true; anything else stays text. */
+function scalarOf(text: string): unknown {
+  if (/^-?\d+$/.test(text)) return Number(text);
+  if (text === "true" || text === "false") return text === "true";
+  return text;
+}
+
+/** Where the value at `pointer` starts; `key`: where its key does (a field the schema does not know). */
+function offsetOf(doc: Document, pointer: string, key: boolean): number {
+  const path = pointerSegments(pointer).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  if (key && path.length > 0) {
+    const parent = doc.getIn(path.slice(0, -1), true) as Node | undefined;
+    const pair = isMap(parent)
+      ? (parent as YAMLMap).items.find((p) => isScalar(p.key) && p.key.value === path[path.length - 1])
+      : undefined;
+    const start = (pair?.key as Node | undefined)?.range?.[0];
+    if (start !== undefined) return start;
+  }
+  // the place itself, else the nearest place above it that the file has
+  for (let depth = path.length; depth >= 0; depth--) {
+    const node = (depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true)) as
+      | Node
+      | null
+      | undefined;
+    if (node?.range) return node.range[0];
+  }
+  return 0;
+}
+
+/** One job made ready to run, or null with its problems said. */
+function resolveJob(
+  job: WrittenJob,
+  base: string,
+  readSecret: (path: string) => string,
+  problem: (pointer: string, message: string) => void,
+): Job | null {
+  const secret = (pointer: string, value: string | undefined, file: string | undefined): string | null => {
+    if (value !== undefined) return value;
+    try {
+      return readSecret(resolve(base, file as string));
+    } catch (error) {
+      problem(`${pointer}_file`, `cannot read ${file}: ${(error as Error).message}`);
+      return null;
+    }
+  };
+  const apiKey = secret("/service/apiKey", job.service.apiKey, job.service.apiKey_file);
+  addSecret(apiKey);
+  if (job.schedule) checkSchedule(job.schedule, problem);
+  const notify: JobNotification[] = [];
+  (job.notify ?? []).forEach((n, k) => {
+    const on = n.on ?? DEFAULT_OUTCOMES;
+    if (n.email) {
+      const smtp = secret(`/notify/${k}/email/smtp`, n.email.smtp, n.email.smtp_file);
+      if (smtp === null) return;
+      addSecretsOf(smtp);
+      const to = typeof n.email.to === "string" ? [n.email.to] : n.email.to;
+      notify.push({ kind: "email", to, from: n.email.from ?? null, smtp, on });
+    } else {
+      const url = secret(`/notify/${k}/webhook`, n.webhook, n.webhook_file);
+      if (url === null) return;
+      addSecret(url); // a webhook's URL is its credential
+      notify.push({ kind: "webhook", url, on });
+    }
+  });
+  const source = sourceOf(job.source, base);
+  if (apiKey === null) return null;
+  return {
+    name: job.name,
+    source,
+    read: job.mapping ? { mapping: resolve(base, job.mapping) } : job.profile ? { profile: job.profile } : {},
+    format: job.format ?? null,
+    service: { url: job.service.url, apiKey, appAccount: Number(job.service.appAccount) },
+    guard: {
+      maxDeletes: job.guard?.maxDeletes ?? null,
+      allowEmpty: job.guard?.allowEmpty ?? false,
+    },
+    mode: job.mode ?? "live",
+    schedule: job.schedule ? { cron: job.schedule.cron, timezone: job.schedule.timezone ?? null } : null,
+    notify,
+    state: job.state ? resolve(base, job.state) : defaultState(job.name),
+    keepDays: job.keep ?? DEFAULT_KEEP_DAYS,
+  };
+}
+
+function sourceOf(source: WrittenJob["source"], base: string): JobSource {
+  if (source.file !== undefined) {
+    return {
+      kind: "file",
+      path: resolve(base, source.file),
+      settleSeconds: source.settle ?? DEFAULT_SETTLE_SECONDS,
+    };
+  }
+  if (source.command !== undefined) return { kind: "command", command: source.command, cwd: base };
+  const http = source.http as NonNullable<WrittenJob["source"]["http"]>;
+  for (const value of Object.values(http.headers ?? {})) addSecret(value); // Authorization: …
+  addSecretsOf(http.url);
+  return { kind: "http", url: http.url, headers: http.headers ?? {} };
+}
+
+/** A cron expression croner cannot read, or a time zone the machine does not know, said at its place. */
+function checkSchedule(
+  schedule: NonNullable<WrittenJob["schedule"]>,
+  problem: (pointer: string, message: string) => void,
+): void {
+  if (schedule.timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: schedule.timezone });
+    } catch {
+      problem(
+        "/schedule/timezone",
+        `is not a time zone this machine knows: ${schedule.timezone} (e.g. Europe/Berlin, UTC)`,
+      );
+      return;
+    }
+  }
+  try {
+    new Cron(schedule.cron, {
+      paused: true,
+      ...(schedule.timezone ? { timezone: schedule.timezone } : {}),
+    }).stop();
+  } catch (error) {
+    problem("/schedule/cron", `is not a cron expression: ${(error as Error).message}`);
+  }
+}
+
+/** A job's state folder when it does not say: push's state folder, a folder per job. */
+function defaultState(name: string): string {
+  const dir =
+    process.env.SYNCFILE_STATE_DIR ??
+    join(process.env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "syncfile");
+  return join(dir, "jobs", name);
+}
+
+/** A secret's file as systemd credentials and Kubernetes secrets write it: one trailing line break left out. */
+function readSecretFile(path: string): string {
+  return readFileSync(path, "utf8").replace(/\r?\n$/, "");
+}
+
+/** Problems in the order of the file. */
+function inOrder(problems: JobFileProblem[]): JobFileProblem[] {
+  return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** A YAML error's message without the position the problem's place already gives. */
+function yamlMessage(message: string): string {
+  return `error: ${message.replace(/ at line \d+, column \d+.*$/s, "")}`;
+}
+
+/** The fields a job may have, for messages and completion. */
+export const JOB_FIELDS = knownFields(schemas.job, "/jobs/0");
