@@ -1,14 +1,13 @@
 // A job as a run uses it: read from a job file (readJobFile.ts), its paths absolute, its secrets
 // read and known to the redaction, its defaults filled in.
 
+import type { SourceSpec } from "../sources/SourceSpec.js";
+
 /** How a run ends: what its record says, its exit code and its notifications follow from. */
 export type Outcome = "synced" | "unchanged" | "refused" | "failed" | "invalid" | "recovered";
 
-/** Where a job's data is: the bytes of a file. */
-export type JobSource =
-  | { kind: "file"; path: string; settleSeconds: number }
-  | { kind: "command"; command: readonly string[]; cwd: string }
-  | { kind: "http"; url: string; headers: Readonly<Record<string, string>> };
+/** Where a job's data is. */
+export type JobSource = SourceSpec;
 
 /** Whom a run is told to, and of which outcomes. */
 export type JobNotification =
