@@ -187,7 +187,7 @@ async function copyCounting(
   const hash = createHash("sha256");
   let bytes = 0;
   const count = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+    transform(chunk: Uint8Array, _encoding, done) {
       bytes += chunk.length;
       hash.update(chunk);
       done(null, chunk);

@@ -54,10 +54,13 @@ describe("a file source", () => {
   });
 
   it("leaves a file that changed within the settle time for the next run, and says none matches", async () => {
-    at("hr-today.csv", "email\nhalf", 5);
+    const written = Math.floor(Date.now() / 1000) * 1000;
+    utimesSync(at("hr-today.csv", "email\nhalf", 0), written / 1000, written / 1000);
+    // the run's clock: 5 s after the file's last change, however long this test takes
     const waiting = await fetchSource(
       { kind: "file", path: join(exports, "hr-*.csv"), settleSeconds: 60 },
       runFolder(),
+      { now: () => written + 5000 },
     );
     expect(waiting).toEqual({
       kind: "waiting",
