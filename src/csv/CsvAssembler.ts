@@ -7,7 +7,7 @@ import type { RecordSink } from "../model/RecordSink.js";
 import type { Code } from "../report/catalog.js";
 import { showValue } from "../report/describe.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
-import type { ReportMapping } from "../report/Report.js";
+import type { ReportMapping, ReportText } from "../report/Report.js";
 import { getValidators } from "../schema/validators.js";
 import { HeaderCells } from "./_HeaderCells.js";
 import { LicenseAssignments } from "./_LicenseAssignments.js";
@@ -81,6 +81,10 @@ export class CsvAssembler implements CsvSink {
 
   mapped(mapping: ReportMapping): void {
     this.#sink.mapped?.(mapping);
+  }
+
+  text(text: ReportText): void {
+    this.#sink.text?.(text);
   }
 
   row(row: CsvRow): void {

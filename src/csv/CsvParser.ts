@@ -22,7 +22,14 @@ import { Parser } from "./_csvParse.js";
 export type ParseFailure =
   | { kind: "size"; opened: SourceLocation; cell: number }
   | { kind: "quote"; code: string; message: string; at: SourceLocation; opened: SourceLocation; cell: number }
-  | { kind: "encoding"; reason: string; at: SourceLocation; cell: number };
+  | {
+      kind: "encoding";
+      reason: string;
+      at: SourceLocation;
+      cell: number;
+      /** The encoding the text was decoded from before the parser, when that is what failed (UTF-8 otherwise). */
+      encoding?: string;
+    };
 
 /** Receives raw records and, at most once, the failure that ends parsing. */
 export interface RawRecordSink {
@@ -133,6 +140,18 @@ export class CsvParser {
   /** True once a failure ended parsing. */
   get failed(): boolean {
     return this.#failed;
+  }
+
+  /**
+   * Nothing after the bytes given can be read: the text they were decoded from (`encoding`,
+   * e.g. UTF-16LE) is not valid there, for `reason`. A failure at the first byte not parsed,
+   * as for bytes that are not UTF-8.
+   */
+  undecodable(encoding: string, reason: string): void {
+    if (this.#failed) return;
+    // an unfinished record goes to csv-parse, so that the failure counts its cells as it would
+    if (this.#fast) this.#handOffCarry();
+    if (!this.#failed) this.#encodingFailure(reason, encoding);
   }
 
   /** Parses the next bytes. The chunk may be reused by the caller afterwards. */
@@ -373,14 +392,15 @@ export class CsvParser {
   }
 
   /** A failure at the first byte not yet parsed: its line is the one it is on. */
-  #encodingFailure(reason: string): void {
+  #encodingFailure(reason: string, encoding?: string): void {
     this.#failed = true;
     const at = {
       line: 1 + this.#linesBefore(this.#parsed),
       column: 1,
       offset: this.#options.offset + this.#parsed,
     };
-    this.#sink.failure({ kind: "encoding", reason, at, cell: this.#api.state.record.length });
+    const cell = this.#api.state.record.length;
+    this.#sink.failure({ kind: "encoding", reason, at, cell, ...(encoding ? { encoding } : {}) });
   }
 }
 

@@ -2,10 +2,11 @@
 // its records matched to the header (CsvRows). The parallel pass puts the parser on a worker
 // and joins the same two ends.
 
+import type { Utf16Decoder } from "../text/Utf16Decoder.js";
 import { CsvParser } from "./CsvParser.js";
 import { CsvRows } from "./CsvRows.js";
 import type { CsvReaderLimits, CsvSink } from "./CsvSink.js";
-import { CsvStart } from "./CsvStart.js";
+import { CsvStart, textOf } from "./CsvStart.js";
 
 /** Push-based CSV reader: `push(bytes)`, then `end()`. */
 export class CsvReader {
@@ -14,6 +15,8 @@ export class CsvReader {
   readonly #start: CsvStart;
   #parser: CsvParser | null = null;
   #rows: CsvRows | null = null;
+  /** A UTF-16 file's decoder: the parser is given its UTF-8. */
+  #decoder: Utf16Decoder | null = null;
   #bytes = 0;
 
   constructor(sink: CsvSink, limits: CsvReaderLimits) {
@@ -36,7 +39,7 @@ export class CsvReader {
   push(chunk: Uint8Array): void {
     this.#bytes += chunk.length;
     if (this.stopped) return;
-    if (this.#parser) this.#parser.push(chunk);
+    if (this.#parser) this.#parse(this.#parser, this.#decoder ? this.#decoder.push(chunk) : chunk);
     else this.#begin(chunk, false);
   }
 
@@ -44,6 +47,7 @@ export class CsvReader {
   end(): void {
     if (this.stopped) return;
     if (!this.#parser) this.#begin(new Uint8Array(0), true);
+    else if (this.#decoder) this.#parse(this.#parser, this.#decoder.end());
     this.#parser?.end();
     this.#rows?.finish();
   }
@@ -51,8 +55,18 @@ export class CsvReader {
   #begin(chunk: Uint8Array, end: boolean): void {
     const body = this.#start.push(chunk, end);
     if (body === null) return;
+    const text = textOf(body);
+    if (text) this.#sink.text?.(text);
+    this.#decoder = body.decoder;
     this.#rows = new CsvRows(this.#sink, this.#limits, body.options.delimiter);
     this.#parser = new CsvParser(this.#rows, body.options);
-    this.#parser.push(body.bytes);
+    this.#parse(this.#parser, body.bytes);
+  }
+
+  /** Parses `utf8`; where a UTF-16 file stops being UTF-16, parsing fails there. */
+  #parse(parser: CsvParser, utf8: Uint8Array): void {
+    parser.push(utf8);
+    const failure = this.#decoder?.failure;
+    if (this.#decoder && failure) parser.undecodable(this.#decoder.encoding, failure);
   }
 }

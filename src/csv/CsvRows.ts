@@ -152,7 +152,9 @@ export class CsvRows implements RawRecordSink {
       this.#sink.finding("csv.encoding", {
         location: failure.at,
         row,
-        params: { detail: `the file is not valid UTF-8: ${failure.reason}` },
+        params: { detail: `the file is not valid ${failure.encoding ?? "UTF-8"}: ${failure.reason}` },
+        // text decoded from UTF-16 is damaged, not in another encoding
+        ...(failure.encoding ? { hint: UNDECODABLE_HINT } : {}),
         ...withField,
       });
     } else {
@@ -354,6 +356,10 @@ export class CsvRows implements RawRecordSink {
 function detected(names: readonly string[]): MappingDocument | null {
   return names.every((name) => name === "" || matchHeader(name).key !== null) ? null : detectProfile(names);
 }
+
+/** The hint of a file that is not valid in the encoding its byte-order mark names. */
+const UNDECODABLE_HINT =
+  "the file is damaged here: save it again from the spreadsheet (Unicode Text or CSV UTF-8), or correct the character";
 
 /** How many rows are searched for the header a mapping names, when it does not say which. */
 const HEADER_SEARCH = 50;

@@ -5,7 +5,7 @@
 import type { Layout } from "../mapping/layout.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails, SourceLocation } from "../report/Finding.js";
-import type { ReportMapping } from "../report/Report.js";
+import type { ReportMapping, ReportText } from "../report/Report.js";
 import type { ColumnKey } from "./columns.js";
 
 /** A data row as read: cells by column index. */
@@ -37,6 +37,8 @@ export interface CsvSink {
   finding(code: Code, details: FindingDetails): void;
   /** After the last row, when the rows were read through a mapping: which, and what it left out. */
   mapped?(mapping: ReportMapping): void;
+  /** Before the header, when the text is not UTF-8 with commas: how it is read. */
+  text?(text: ReportText): void;
 }
 
 /** Limits of the reader, and how it reads the columns. */

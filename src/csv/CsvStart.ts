@@ -1,22 +1,38 @@
-// The start of a CSV file: held until the header line's break, then a file that is not text
-// (ZIP, .xls, PDF) refused, the byte-order mark skipped, UTF-16 refused, and the delimiter and
-// line break chosen from the header line — what the parser of the rest (in this thread or a
-// worker) needs to know.
+// The start of a CSV file: held until its first lines are in, then a file that is not text
+// (ZIP, .xls, PDF) refused, the byte-order mark skipped (UTF-16 text decoded to UTF-8 from
+// there on), and the delimiter and line break chosen from those lines — what the parser of the
+// rest (in this thread or a worker) needs to know.
 
 import { Buffer } from "../bytes/buffer.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
+import type { ReportText } from "../report/Report.js";
 import { mayBeSignature, signatureOf } from "../text/fileSignature.js";
+import { type Utf16, Utf16Decoder } from "../text/Utf16Decoder.js";
 import type { CsvParserOptions } from "./CsvParser.js";
+import { guessDelimiter } from "./guessDelimiter.js";
 
 /** The bytes to parse (after any byte-order mark), and how. */
 export interface CsvBody {
+  /** UTF-8: the file's own bytes, or the text decoded from UTF-16. */
   bytes: Buffer;
   options: CsvParserOptions;
+  /**
+   * For a UTF-16 file, what turns the rest of its bytes into the UTF-8 the parser reads (its
+   * `failure`, once set, is where the text stops being UTF-16); null for a UTF-8 file.
+   */
+  decoder: Utf16Decoder | null;
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
-/** How long to wait for the header's line break before deciding the delimiter anyway. */
+/** The byte-order marks of UTF-16, and what each says. */
+const UTF16_BOMS: readonly { bytes: readonly number[]; encoding: Utf16 }[] = [
+  { bytes: [0xff, 0xfe], encoding: "UTF-16LE" },
+  { bytes: [0xfe, 0xff], encoding: "UTF-16BE" },
+];
+/** The lines that are held to choose the delimiter from: the header and the rows after it. */
+const HEAD_LINES = 6;
+/** How much is held at most while waiting for those lines (of text, decoded). */
 const HEAD_LIMIT = 65536;
 
 /** Push-based: `push(chunk, end)` until it returns the body (or stops). */
@@ -25,27 +41,30 @@ export class CsvStart {
   readonly #maxRecordBytes: number;
   #head: Buffer | null = null;
   #stopped = false;
+  /** Set once the file is known to be UTF-16: the head is then its text in UTF-8. */
+  #decoder: Utf16Decoder | null = null;
 
   constructor(onFinding: (code: Code, details: FindingDetails) => void, maxRecordBytes: number) {
     this.#onFinding = onFinding;
     this.#maxRecordBytes = maxRecordBytes;
   }
 
-  /** True when the file cannot be read as UTF-8 CSV (it is UTF-16). */
+  /** True when the file cannot be read as CSV (it is not text). */
   get stopped(): boolean {
     return this.#stopped;
   }
 
   /**
-   * The start of the file, given in pieces: held until the header's line break (or the end),
-   * then the byte-order mark is skipped, UTF-16 refused and the delimiter chosen. Returns the
-   * bytes after the mark to parse from, with the parser's options, or null while waiting or
-   * stopped (UTF-16: a finding).
+   * The start of the file, given in pieces: held until its first lines (or the end), then the
+   * byte-order mark is skipped and the delimiter chosen. Returns the text after the mark to
+   * parse from, in UTF-8, with the parser's options, or null while waiting or stopped (a file
+   * that is not text: a finding).
    */
   push(chunk: Uint8Array, end: boolean): CsvBody | null {
+    if (this.#decoder) return this.#pushText(this.#decoder, chunk, end, 2);
     const data: Buffer = this.#head ? Buffer.concat([this.#head, chunk]) : Buffer.from(chunk);
     this.#head = null;
-    if (!end && ((data.indexOf(0x0a) === -1 && data.length < HEAD_LIMIT) || mayBeSignature(data))) {
+    if (!end && (data.length < 2 || mayBeSignature(data))) {
       this.#head = data;
       return null;
     }
@@ -61,37 +80,78 @@ export class CsvStart {
       });
       return null;
     }
-    let body = data;
-    let offset = 0;
-    if (BOM.every((b, k) => data[k] === b)) {
-      offset = 3;
-      body = data.subarray(3);
-    } else if ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0xfe && data[1] === 0xff)) {
-      this.#stopped = true;
-      this.#onFinding("csv.encoding", {
-        location: { line: 1, column: 1, offset: 0 },
-        row: 0,
-        params: { detail: "the file is UTF-16 (it starts with a UTF-16 byte-order mark), not UTF-8" },
-        hint: "save the file as UTF-8 (in a spreadsheet: CSV UTF-8); with iconv: iconv -f utf-16 -t utf-8 in.csv > out.csv",
-      });
+    const utf16 = utf16Of(data);
+    if (utf16) {
+      // Excel's "Unicode Text": its mark says which UTF-16; the parser reads it as UTF-8
+      this.#decoder = new Utf16Decoder(utf16.encoding);
+      return this.#pushText(this.#decoder, data.subarray(2), end, 2);
+    }
+    const bom = BOM.every((b, k) => data[k] === b) ? BOM.length : 0;
+    return this.#take(data, end, bom);
+  }
+
+  /** The next bytes of a UTF-16 file, decoded onto the head (which is UTF-8 then). */
+  #pushText(decoder: Utf16Decoder, chunk: Uint8Array, end: boolean, offset: number): CsvBody | null {
+    const text = Buffer.from(decoder.push(chunk));
+    const tail = end ? Buffer.from(decoder.end()) : null;
+    const parts = [this.#head, text, tail].filter((p) => p !== null && p.length > 0) as Buffer[];
+    this.#head = null;
+    // where it stops being UTF-16 the head ends: the parser reads up to there and says why
+    return this.#take(Buffer.concat(parts), end || decoder.failure !== null, offset);
+  }
+
+  /**
+   * The UTF-8 `data` from the file's start (the first `offset` bytes a byte-order mark): held
+   * while its first lines are not all in, else the body.
+   */
+  #take(data: Buffer, end: boolean, offset: number): CsvBody | null {
+    const body = this.#decoder ? data : data.subarray(offset);
+    const lines = headLinesEnd(body);
+    if (!end && lines === -1 && body.length < HEAD_LIMIT) {
+      this.#head = data;
       return null;
     }
     const lf = body.indexOf(0x0a);
-    const firstLine = body.subarray(0, Math.max(0, lf)).toString("utf8");
-    const delimiter = guessDelimiter(firstLine.length > 0 ? firstLine : body.toString("utf8"));
     const recordDelimiter =
       lf > 0 && body[lf - 1] === 0x0d ? "\r\n" : lf === -1 && body.includes(0x0d) ? "\r" : "\n";
+    // the same lines whatever the chunks: up to the last line break held for, within the limit
+    const window = lines === -1 ? body : body.subarray(0, lines + 1);
+    const whole = lines === -1 && end;
+    const delimiter = guessDelimiter(
+      window.subarray(0, HEAD_LIMIT).toString("utf8"),
+      recordDelimiter,
+      whole && window.length <= HEAD_LIMIT,
+    );
     return {
       bytes: body,
       options: { delimiter, recordDelimiter, maxRecordBytes: this.#maxRecordBytes, offset },
+      decoder: this.#decoder,
     };
   }
 }
 
-/** `,` unless the header line has more `;` or tabs (outside quotes) than commas. */
-function guessDelimiter(line: string): string {
-  const count = (c: string) => line.replace(/"[^"]*"/g, "").split(c).length - 1;
-  const candidates = [",", ";", "\t"].map((c) => [c, count(c)] as const);
-  const best = candidates.reduce((a, b) => (b[1] > a[1] ? b : a));
-  return best[1] > 0 ? best[0] : ",";
+/** Whether `bytes`, a file's start, are a UTF-16 byte-order mark. */
+export function startsAsUtf16(bytes: Uint8Array): boolean {
+  return utf16Of(bytes) !== undefined;
+}
+
+/** The UTF-16 form a file's start names by its byte-order mark, if any. */
+function utf16Of(bytes: Uint8Array): (typeof UTF16_BOMS)[number] | undefined {
+  return UTF16_BOMS.find((bom) => bom.bytes.every((b, k) => bytes[k] === b));
+}
+
+/** How the body's text is read, when it is not UTF-8 with commas (null when it is). */
+export function textOf(body: CsvBody): ReportText | null {
+  const text: ReportText = {
+    ...(body.decoder ? { encoding: body.decoder.encoding } : {}),
+    ...(body.options.delimiter !== "," ? { delimiter: body.options.delimiter } : {}),
+  };
+  return Object.keys(text).length > 0 ? text : null;
+}
+
+/** Where the HEAD_LINES-th line feed of `bytes` is (-1: fewer). */
+function headLinesEnd(bytes: Uint8Array): number {
+  let at = -1;
+  for (let n = 0; n < HEAD_LINES && (n === 0 || at !== -1); n++) at = bytes.indexOf(0x0a, at + 1);
+  return at;
 }

@@ -2,7 +2,7 @@
 
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
-import type { ReportMapping } from "../report/Report.js";
+import type { ReportMapping, ReportText } from "../report/Report.js";
 import type { DataRecord } from "./DataRecord.js";
 
 /** Receives records and reader findings, synchronously, in the order the reader emits them. */
@@ -11,4 +11,6 @@ export interface RecordSink {
   finding(code: Code, details: FindingDetails): void;
   /** The mapping an export was read through (a CSV reader says so after its last row). */
   mapped?(mapping: ReportMapping): void;
+  /** How a CSV file's text is read, when not UTF-8 with commas (said before its first record). */
+  text?(text: ReportText): void;
 }

@@ -6,7 +6,7 @@ import { defaultChecks } from "../checks/defaultChecks.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { RecordSink } from "../model/RecordSink.js";
 import { UserEmails } from "../model/UserEmails.js";
-import type { Report, ReportMapping } from "../report/Report.js";
+import type { Report, ReportMapping, ReportText } from "../report/Report.js";
 import { type CollectedFindings, ReportCollector } from "../report/ReportCollector.js";
 import { findingDetails } from "./_findingDetails.js";
 import type { NormalizedValidateOptions } from "./options.js";
@@ -28,6 +28,8 @@ export class ValidationCore {
   readonly #started = performance.now();
   /** The mapping a CSV reader read the rows through. */
   #mapping: ReportMapping | null = null;
+  /** How a CSV reader read the text, when not UTF-8 with commas. */
+  #text: ReportText | null = null;
   #recordErrorsBase = 0;
   #users = 0;
   #licenses = 0;
@@ -67,6 +69,9 @@ export class ValidationCore {
       mapped: (mapping) => {
         this.#mapping = mapping;
       },
+      text: (text) => {
+        this.#text = text;
+      },
     };
   }
 
@@ -96,6 +101,12 @@ export class ValidationCore {
       },
     });
     if (this.#mapping) report.mapping = this.#mapping;
+    if (this.#text) {
+      report.text = this.#text;
+      // the parser's offsets are of the UTF-8 it read: in the file they would point elsewhere,
+      // and an excerpt read back there would be garbled (lines are the file's own)
+      if (this.#text.encoding) for (const finding of report.findings) delete finding.offset;
+    }
     return report;
   }
 

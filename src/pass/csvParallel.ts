@@ -18,7 +18,7 @@ import type { FileHandle } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { CsvRows } from "../csv/CsvRows.js";
 import type { CsvReaderLimits, CsvSink } from "../csv/CsvSink.js";
-import { CsvStart } from "../csv/CsvStart.js";
+import { CsvStart, textOf } from "../csv/CsvStart.js";
 import { type BatchUsers, replayRows } from "../csv/RowBatch.js";
 import type { CollectedFindings, CollectorOptions } from "../report/ReportCollector.js";
 import { type SpillFile, takeSpill } from "../spill/spill.js";
@@ -173,6 +173,11 @@ export async function csvParallel(
   const begin = (chunk: Uint8Array, end: boolean) => {
     const body = start.push(chunk, end);
     if (body === null) return;
+    // a UTF-16 file is read in one thread (runPass looks at its start first): the worker parses
+    // the file's own bytes, which are not the UTF-8 it reads
+    if (body.decoder) throw new Error("csvParallel was given a UTF-16 file"); // a bug
+    const text = textOf(body);
+    if (text) sink.text?.(text);
     rows = new CsvRows(sink, limits, body.options.delimiter);
     // the worker reads the rest of a regular file itself, from where this thread stopped
     const file: CsvWorkerFile | null =

@@ -7,12 +7,14 @@ import { type FileHandle, open } from "node:fs/promises";
 import { fileRange } from "../bytes/fileRange.js";
 import { withSpooledFile } from "../bytes/spool.js";
 import { CsvAssembler } from "../csv/CsvAssembler.js";
+import { startsAsUtf16 } from "../csv/CsvStart.js";
 import { BatchUsers } from "../csv/RowBatch.js";
 import { checkedByParser } from "../csv/RowUsers.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import type { CollectedFindings } from "../report/ReportCollector.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
+import { peekStart } from "./_peekStart.js";
 import { renderedItems } from "./_renderedLicenseUsers.js";
 import { workerAvailable } from "./_workers.js";
 import { type CsvReadResult, csvParallel } from "./csvParallel.js";
@@ -103,7 +105,15 @@ async function passOver(
   options: NormalizedValidateOptions,
   pass: PassOptions,
 ): Promise<PassResult> {
-  const threads = threadsFor(options, source, pass);
+  let threads = threadsFor(options, source, pass);
+  if (threads === "csv-worker") {
+    // a UTF-16 file is decoded in this thread, as a small file is read: the worker would parse
+    // the file's own bytes, which are not the UTF-8 it reads (the simplest correct thing; Excel's
+    // "Unicode Text" exports are small)
+    const peeked = await peekStart(source, 2);
+    source = peeked.source;
+    if (startsAsUtf16(peeked.start)) threads = "one";
+  }
   const workers = pass.workers ?? WORKERS;
   const tap = pass.tap ?? null;
   if (threads === "json-worker") {

@@ -42,6 +42,14 @@ export interface ReportMapping {
   columnsIgnored: string[];
 }
 
+/** How a CSV file's text was read, when not as UTF-8 separated by commas. */
+export interface ReportText {
+  /** The encoding the text was decoded from, as its byte-order mark says (UTF-8 when absent). */
+  encoding?: "UTF-16LE" | "UTF-16BE";
+  /** The delimiter its first lines showed, when not a comma: a tab, `;` or `|`. */
+  delimiter?: string;
+}
+
 /** The result of validating one data file. `reportVersion` changes only with incompatible changes. */
 export interface Report {
   reportVersion: 1;
@@ -54,6 +62,11 @@ export interface Report {
   sheet?: string;
   /** The mapping the export was read through, when it was not in the service's layout. */
   mapping?: ReportMapping;
+  /**
+   * A CSV file's text, when not UTF-8 with commas. A file decoded from UTF-16 has findings
+   * without `offset`: the parser counts the bytes of the UTF-8 it reads, not of the file.
+   */
+  text?: ReportText;
   stats: ReportStats;
   /** Exact totals, including findings beyond the `maxErrors` limit. */
   counts: { error: number; warning: number; byCode: Record<string, number> };

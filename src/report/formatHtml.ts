@@ -9,11 +9,11 @@ import {
   type Excerpt,
   formatBytes,
   groupDigits,
-  mappingLine,
   outputLine,
   pathOf,
   placeOf,
   plural,
+  readAsLine,
   recordsOf,
 } from "./formatText.js";
 import type { Report } from "./Report.js";
@@ -122,7 +122,8 @@ export function reportSection(report: Report, index: number, options: HtmlFormat
     `<div class="banner ${verdict}" role="status">${escapeHtml(`${verdict} — ${plural(error, "error")}, ${plural(warning, "warning")}`)}</div>`,
     `<p class="stats">${escapeHtml(`${String(report.format).toUpperCase()}: ${recordsOf(s)}; ${formatBytes(Number(s.bytes))} in ${s.durationMs} ms`)}</p>`,
   ];
-  if (report.mapping) out.push(`<p class="stats">${escapeHtml(mappingLine(report.mapping))}</p>`);
+  const readAs = readAsLine(report);
+  if (readAs) out.push(`<p class="stats">${escapeHtml(readAs)}</p>`);
   if (report.output) out.push(`<p class="stats">${escapeHtml(outputLine(report.output, report.valid))}</p>`);
   const codes = Object.entries(byCode).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   if (codes.length > 0) {

@@ -64,7 +64,8 @@ export function formatText(report: Report, options: TextFormatOptions = {}): str
     }
   }
   out.push(summary(report, file, paint));
-  if (report.mapping) out.push(paint("dim", mappingLine(report.mapping)));
+  const readAs = readAsLine(report);
+  if (readAs) out.push(paint("dim", readAs));
   if (report.output) out.push(outputLine(report.output, report.valid, paint));
   return `${out.join("\n")}\n`;
 }
@@ -100,19 +101,40 @@ function summary(
 }
 
 /**
- * Which mapping an export was read through, how it was chosen, and what it left out: "read as
- * Slack: Manage members, Export member list (profile slack, recognised by its header); 2 rows
- * left out by the mapping".
+ * How the file was read, when that is worth saying: through a mapping (mappingLine), from text
+ * that is not UTF-8 with commas ("read as tab-separated UTF-16LE text"), or both; else null.
  */
-export function mappingLine(mapping: NonNullable<Report["mapping"]>): string {
+export function readAsLine(report: Pick<Report, "mapping" | "text">): string | null {
+  const text = report.text ? textLine(report.text) : null;
+  if (report.mapping) return mappingLine(report.mapping, text);
+  return text === null ? null : `read as ${text}`;
+}
+
+/** The names of the delimiters told apart besides the comma. */
+const DELIMITER_NAMES: Readonly<Record<string, string>> = { "\t": "tab", ";": "semicolon", "|": "pipe" };
+
+/** A CSV file's text: "tab-separated UTF-16LE text", "semicolon-separated text". */
+function textLine(text: NonNullable<Report["text"]>): string {
+  const delimiter =
+    text.delimiter === undefined ? "comma" : (DELIMITER_NAMES[text.delimiter] ?? text.delimiter);
+  return `${delimiter}-separated ${text.encoding ? `${text.encoding} ` : ""}text`;
+}
+
+/**
+ * Which mapping an export was read through, how it was chosen, from what `text` (when worth
+ * saying), and what it left out: "read as Slack: Manage members, Export member list (profile
+ * slack, recognised by its header); 2 rows left out by the mapping".
+ */
+export function mappingLine(mapping: NonNullable<Report["mapping"]>, text: string | null = null): string {
   const how = {
     detected: `profile ${mapping.name}, recognised by its header`,
     profile: `profile ${mapping.name}`,
     file: `mapping ${mapping.name}`,
   }[mapping.how];
+  const from = text === null ? "" : `, from ${text}`;
   const left =
     mapping.rowsExcluded > 0 ? `; ${plural(mapping.rowsExcluded, "row")} left out by the mapping` : "";
-  return `read as ${mapping.title} (${how})${left}`;
+  return `read as ${mapping.title} (${how})${from}${left}`;
 }
 
 /** What a pass read: "3 users, 2 licenses, 3 license users". */

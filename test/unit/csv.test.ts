@@ -174,11 +174,6 @@ describe("dialects and headers", () => {
     expect(canonical.stats).toMatchObject({ users: 1, licenseUsers: 2 });
   });
 
-  it("refuses UTF-16 with a hint", () => {
-    const report = validateText(new Uint8Array([0xff, 0xfe, 0x65, 0x00]), { format: "csv" });
-    expect(expectFinding(report, { code: "csv.encoding", row: 0, line: 1 }).hint).toContain("UTF-8");
-  });
-
   it("reads old Mac line ends (CR only)", () => {
     const report = csv("email,firstName\ra@b.co,Ada\rc@d.co,Cy\r");
     expect(report.findings).toEqual([]);
