@@ -9,6 +9,7 @@ import { statusColumnsByName } from "../mapping/MappingSuggester.js";
 import { detectProfile } from "../mapping/profiles.js";
 import { CSV_DATA_FIRST_HINT } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
+import { plural } from "../report/formatText.js";
 import type { ParseFailure, RawRecordSink } from "./CsvParser.js";
 import type { CsvHeader, CsvReaderLimits, CsvSink } from "./CsvSink.js";
 import { type ColumnKey, matchHeader } from "./columns.js";
@@ -35,6 +36,8 @@ export class CsvRows implements RawRecordSink {
   #seeking = 0;
   /** The mapping whose header is being looked for, and where the search started. */
   #sought: { mapping: Mapping; loc: SourceLocation } | null = null;
+  /** The first row of an export read through a mapping that had fewer cells than its header, and how many did. */
+  #short: { loc: SourceLocation; row: number; cells: number; count: number } | null = null;
 
   /** `delimiter`: the one the file's start chose, given with the header. */
   constructor(sink: CsvSink, limits: CsvReaderLimits, delimiter: string) {
@@ -51,6 +54,18 @@ export class CsvRows implements RawRecordSink {
   /** After the last record: an input without even a header is empty. */
   finish(): void {
     const mapped = this.#mapped;
+    const short = this.#short;
+    if (short) {
+      this.#sink.finding("csv.row.short", {
+        location: short.loc,
+        row: short.row,
+        params: {
+          rows: plural(short.count, "row"),
+          count: short.cells,
+          expected: this.#width,
+        },
+      });
+    }
     if (mapped) {
       this.#sink.mapped?.({
         name: mapped.mapping.name,
@@ -100,6 +115,7 @@ export class CsvRows implements RawRecordSink {
     this.#row = row ?? this.#row + 1;
     row = this.#row;
     const expected = this.#mapped ? this.#width : this.#header.keys.length;
+    if (this.#mapped && cells.length < expected) cells = this.#padShort(cells, loc, row);
     if (cells.length !== expected) {
       this.#sink.finding("csv.ragged", {
         location: loc,
@@ -128,6 +144,18 @@ export class CsvRows implements RawRecordSink {
       cells = mapped;
     }
     this.#sink.row({ row, loc, cells });
+  }
+
+  /**
+   * A row of an export that leaves off its trailing empty cells (exports do): its missing cells
+   * read as empty. Counted, to be said once at the end, at the first such row.
+   */
+  #padShort(cells: string[], loc: SourceLocation, row: number): string[] {
+    this.#short ??= { loc, row, cells: cells.length, count: 0 };
+    this.#short.count++;
+    const padded = cells.slice();
+    while (padded.length < this.#width) padded.push("");
+    return padded;
   }
 
   /** What ended parsing, as a finding of the row being read. */

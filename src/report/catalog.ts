@@ -120,6 +120,12 @@ export const catalog = {
     "this row has {count} cells but the header has {expected}; the row is skipped",
     "every row needs a cell for each header column, empty or not",
   ),
+  "csv.row.short": e(
+    "Short rows",
+    "warning",
+    "{rows} had fewer cells than the header's {expected}, starting with this one ({count}); their missing cells were read as empty",
+    "exports leave off a row's trailing empty cells; look at the row if a cell is missing before its end",
+  ),
   "csv.row.incomplete": e(
     "Row without subject",
     "error",

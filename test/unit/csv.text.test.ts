@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   formatText,
   JsonWriter,
+  type MappingDocument,
   pipeDocument,
   type Report,
   validateStream,
@@ -168,5 +169,70 @@ describe("the delimiter, told by the first lines", () => {
     const comma = validateText("email,firstName\nada@x.io,Ada\n", { format: "csv" });
     expect(comma.text).toBeUndefined();
     expect(formatText(comma)).not.toContain("read as");
+  });
+});
+
+describe("short rows of an export", () => {
+  const MAPPING: MappingDocument = {
+    name: "hr",
+    email: "Work email",
+    firstName: "First",
+    lastName: "Last",
+    status: { column: "State", values: { Active: "active", Gone: "deleted" } },
+    roles: "Teams",
+  };
+  const EXPORT =
+    "Work email,First,Last,State,Teams\n" +
+    "ada@x.io,Ada,Lovelace,Active,Math\n" +
+    "bob@x.io,Bob\n" +
+    "cy@x.io,Cy,Young,Gone\n" +
+    "dee@x.io,Dee,Dee,Active,Ops\n";
+
+  it("reads the missing cells as empty through a mapping, said once with the count", async () => {
+    const { report, json } = await converted([utf8(EXPORT)], { mapping: MAPPING });
+    expect(report.findings.map((f) => [f.code, f.row, f.line, f.severity])).toEqual([
+      ["csv.row.short", 2, 3, "warning"],
+    ]);
+    expect(report.findings[0]?.message).toBe(
+      "2 rows had fewer cells than the header's 5, starting with this one (2); their missing cells were read as empty",
+    );
+    expect(report.valid).toBe(true);
+    expect(json).toEqual({
+      users: [
+        {
+          email: "ada@x.io",
+          firstName: "Ada",
+          lastName: "Lovelace",
+          status: "active",
+          externalStatus: "Active",
+          roles: ["Math"],
+        },
+        { email: "bob@x.io", firstName: "Bob" },
+        { email: "cy@x.io", firstName: "Cy", lastName: "Young", status: "deleted", externalStatus: "Gone" },
+        {
+          email: "dee@x.io",
+          firstName: "Dee",
+          lastName: "Dee",
+          status: "active",
+          externalStatus: "Active",
+          roles: ["Ops"],
+        },
+      ],
+    });
+  });
+
+  it("keeps a row with more cells than the header csv.ragged, through a mapping too", () => {
+    const report = validateText(`${EXPORT}eve@x.io,Eve,Evans,Active,Ops,extra\n`, {
+      format: "csv",
+      mapping: MAPPING,
+    });
+    expectFinding(report, { code: "csv.ragged", row: 5, line: 6, severity: "error" });
+    expectFinding(report, { code: "csv.row.short", row: 2 });
+    expect(report.stats.users).toBe(4);
+  });
+
+  it("keeps a short row csv.ragged in the service's own layout", () => {
+    const report = validateText("email,firstName,lastName\nada@x.io,Ada\n", { format: "csv" });
+    expect(report.findings.map((f) => f.code)).toEqual(["csv.ragged"]);
   });
 });

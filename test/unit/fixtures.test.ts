@@ -98,6 +98,7 @@ const EXPECTED_CSV: Record<
   "csv.header.duplicate": [["csv.header.duplicate", 0, 1, "First Name"]],
   "csv.header.name": [["csv.header.name", 0, 1, "Name"]],
   "csv.ragged": [["csv.ragged", 2, 3, undefined]],
+  "csv.row.short": [["csv.row.short", 2, 3, undefined]],
   "csv.row.incomplete": [["csv.row.incomplete", 2, 3, undefined]],
   "csv.row.license": [["csv.row.license", 2, 3, "pricePerUser"]],
   "csv.row.user": [["csv.row.user", 2, 3, "licenseStatus"]],
