@@ -47,7 +47,7 @@ export function addReportOptions(command: Command): Command {
     .addOption(
       new Option(
         "--input-format <format>",
-        "read input as json, csv or an Excel workbook (default: by extension, .csv or .xlsx; stdin is json)",
+        "read input as json, csv or an Excel workbook (default: by extension, .csv, .tsv, .txt or .xlsx; stdin is json)",
       ).choices(["json", "csv", "xlsx"]),
     )
     .option("--sheet <name>", "the workbook's sheet to read (default: the first visible sheet)")

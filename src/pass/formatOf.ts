@@ -7,8 +7,12 @@ export type InputFormat = "json" | "csv" | "xlsx";
 /** Every input format, for messages and choices. */
 export const INPUT_FORMATS: readonly InputFormat[] = ["json", "csv", "xlsx"];
 
-/** CSV for a `.csv` name, a workbook for `.xlsx` (and `.xlsm`), JSON otherwise. */
+/**
+ * CSV for a `.csv` name, and for `.tsv` and `.txt` (text a spreadsheet saves: tab-separated, or
+ * Excel's "Unicode Text"; the reader tells the delimiter and the encoding), a workbook for
+ * `.xlsx` (and `.xlsm`), JSON otherwise.
+ */
 export function formatOf(name: string | null | undefined): InputFormat {
-  if (name && /\.csv$/i.test(name)) return "csv";
+  if (name && /\.(csv|tsv|txt)$/i.test(name)) return "csv";
   return name && /\.xls[xm]$/i.test(name) ? "xlsx" : "json";
 }

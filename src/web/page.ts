@@ -281,7 +281,7 @@ for (const [button, to] of [
       showMessage(`The conversion found errors: ${done.report.counts.error} (nothing was written).`);
       return;
     }
-    save(done.output, `${file.name.replace(/\.(json|csv|xlsx|xlsm)$/i, "")}.${to}`);
+    save(done.output, `${file.name.replace(/\.(json|csv|tsv|txt|xlsx|xlsm)$/i, "")}.${to}`);
   });
 }
 

@@ -12,6 +12,7 @@ import {
   validateStream,
   validateText,
 } from "../../src/index.js";
+import { formatOf } from "../../src/pass/formatOf.js";
 import { Utf16Decoder } from "../../src/text/Utf16Decoder.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import { expectFinding } from "../support/expectFinding.js";
@@ -234,5 +235,17 @@ describe("short rows of an export", () => {
   it("keeps a short row csv.ragged in the service's own layout", () => {
     const report = validateText("email,firstName,lastName\nada@x.io,Ada\n", { format: "csv" });
     expect(report.findings.map((f) => f.code)).toEqual(["csv.ragged"]);
+  });
+});
+
+describe("file names", () => {
+  it.each([
+    ["users.txt", "csv"],
+    ["users.TSV", "csv"],
+    ["users.csv", "csv"],
+    ["users.xlsx", "xlsx"],
+    ["users.json", "json"],
+  ])("reads %s as %s", (name, format) => {
+    expect(formatOf(name)).toBe(format);
   });
 });
