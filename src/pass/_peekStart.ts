@@ -18,7 +18,7 @@ export async function peekStart(
       ended = true;
       break;
     }
-    taken.push(next.value.slice()); // a copy: a file's chunks reuse their buffers
+    taken.push(new Uint8Array(next.value)); // a copy: a file's chunks reuse their buffers
     size += next.value.length;
   }
   const start = new Uint8Array(size);
