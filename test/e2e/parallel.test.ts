@@ -207,13 +207,21 @@ describe("parallel validation", { timeout: 120_000 }, () => {
   it.each(files)("matches one thread on %s", async (name) => {
     const options = name.includes("record.size") ? { maxRecordBytes: 100 } : {};
     const file = { ...options, file: fixture(name), format: formatOf(name) };
-    const parallel = await passOn(
-      name.endsWith(".csv") ? "csv-worker" : "json-worker",
-      await fileSource(fixture(name)),
-      file,
-    );
+    // a UTF-16 file (Excel's Unicode Text, the one .txt) is read in one thread, asked or not
+    const threads = name.endsWith(".csv") ? "csv-worker" : name.endsWith(".txt") ? "one" : "json-worker";
+    const parallel = await passOn(threads, await fileSource(fixture(name)), file);
     const single = await library.validateFile(fixture(name), { ...options, parallel: false });
     expect(comparable(parallel)).toEqual(comparable(single));
+  });
+
+  it("reads a UTF-16 stream asked for on workers in one thread, as it reads the file", async () => {
+    const bytes = readFileSync(fixture("exports/unicode-text.txt"));
+    const single = await library.validateFile(fixture("exports/unicode-text.txt"), { parallel: false });
+    expect(single.text).toEqual({ encoding: "UTF-16LE", delimiter: "\t" });
+    for (const size of [1, 3, 64]) {
+      const parallel = await passOn("one", streamSource(stream(chunked(bytes, size))), { format: "csv" });
+      expect(comparable(parallel)).toEqual(comparable({ ...single, file: null }));
+    }
   });
 
   it("matches one thread on generated and mutated documents, in any chunking", async () => {
