@@ -108,6 +108,21 @@ describe("Excel's Unicode Text (UTF-16 LE, tab-separated)", () => {
     ]);
   });
 
+  it("is read by mapping suggest too, whose document then reads every user", async () => {
+    const suggested = await runCli(["mapping", "suggest", file]);
+    expect(suggested.code).toBe(0);
+    const document = JSON.parse(suggested.stdout);
+    expect(document).toMatchObject({
+      email: "E-mail Address",
+      firstName: "First Name",
+      lastName: "Last Name",
+    });
+    const path = join(work, "suggested.mapping.json");
+    writeFileSync(path, suggested.stdout);
+    const r = await runCli(["validate", file, "--mapping", path, "--format", "json"]);
+    expect(JSON.parse(r.stdout).stats.users).toBe(5);
+  });
+
   it("shows no source line for a finding in it: its offsets are not the file's bytes", async () => {
     const broken = mappingFile("hr-unicode-no-terminated", {
       name: "hr-unicode-no-terminated",
