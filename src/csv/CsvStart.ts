@@ -25,6 +25,7 @@ export interface CsvBody {
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
+const UTF16_BOM_LENGTH = 2;
 /** The byte-order marks of UTF-16, and what each says. */
 const UTF16_BOMS: readonly { bytes: readonly number[]; encoding: Utf16 }[] = [
   { bytes: [0xff, 0xfe], encoding: "UTF-16LE" },
@@ -61,7 +62,7 @@ export class CsvStart {
    * that is not text: a finding).
    */
   push(chunk: Uint8Array, end: boolean): CsvBody | null {
-    if (this.#decoder) return this.#pushText(this.#decoder, chunk, end, 2);
+    if (this.#decoder) return this.#pushText(this.#decoder, chunk, end);
     const data: Buffer = this.#head ? Buffer.concat([this.#head, chunk]) : Buffer.from(chunk);
     this.#head = null;
     if (!end && (data.length < 2 || mayBeSignature(data))) {
@@ -84,31 +85,31 @@ export class CsvStart {
     if (utf16) {
       // Excel's "Unicode Text": its mark says which UTF-16; the parser reads it as UTF-8
       this.#decoder = new Utf16Decoder(utf16.encoding);
-      return this.#pushText(this.#decoder, data.subarray(2), end, 2);
+      return this.#pushText(this.#decoder, data.subarray(UTF16_BOM_LENGTH), end);
     }
     const bom = BOM.every((b, k) => data[k] === b) ? BOM.length : 0;
-    return this.#take(data, end, bom);
+    return this.#take(data.subarray(bom), data, end, bom);
   }
 
   /** The next bytes of a UTF-16 file, decoded onto the head (which is UTF-8 then). */
-  #pushText(decoder: Utf16Decoder, chunk: Uint8Array, end: boolean, offset: number): CsvBody | null {
-    const text = Buffer.from(decoder.push(chunk));
+  #pushText(decoder: Utf16Decoder, chunk: Uint8Array, end: boolean): CsvBody | null {
+    const decoded = Buffer.from(decoder.push(chunk));
     const tail = end ? Buffer.from(decoder.end()) : null;
-    const parts = [this.#head, text, tail].filter((p) => p !== null && p.length > 0) as Buffer[];
+    const parts = [this.#head, decoded, tail].filter((p) => p !== null && p.length > 0) as Buffer[];
     this.#head = null;
+    const text = Buffer.concat(parts);
     // where it stops being UTF-16 the head ends: the parser reads up to there and says why
-    return this.#take(Buffer.concat(parts), end || decoder.failure !== null, offset);
+    return this.#take(text, text, end || decoder.failure !== null, UTF16_BOM_LENGTH);
   }
 
   /**
-   * The UTF-8 `data` from the file's start (the first `offset` bytes a byte-order mark): held
-   * while its first lines are not all in, else the body.
+   * `body`, the UTF-8 text after a byte-order mark of `offset` bytes: while its first lines are
+   * not all in, `head` is held (what the next bytes are put after), else the body is returned.
    */
-  #take(data: Buffer, end: boolean, offset: number): CsvBody | null {
-    const body = this.#decoder ? data : data.subarray(offset);
+  #take(body: Buffer, head: Buffer, end: boolean, offset: number): CsvBody | null {
     const lines = headLinesEnd(body);
     if (!end && lines === -1 && body.length < HEAD_LIMIT) {
-      this.#head = data;
+      this.#head = head;
       return null;
     }
     const lf = body.indexOf(0x0a);
