@@ -129,13 +129,15 @@ export async function pushFile(
   if (format === "json" || (format === "csv" && !mapped)) {
     const report = await validateFile(path, { ...validation, format });
     if (!report.valid) return { synced: false, report };
-    if (report.mapping === undefined) return compareAndUpload(client, path, format, report, options);
-    // the header was a built-in profile's: converted below
+    // the file goes up as it is, unless the service would not read it so: the header was a
+    // built-in profile's, or its text is UTF-16 (the service reads UTF-8): converted below
+    if (report.mapping === undefined && report.text?.encoding === undefined)
+      return compareAndUpload(client, path, format, report, options);
   }
   const dir = await mkdtemp(join(tmpdir(), "syncfile-push-"));
   try {
-    // the JSON is uploaded under the file's name, .json instead of .xlsx or .csv
-    const json = join(dir, `${basename(path).replace(/\.(xls[xm]|csv)$/i, "")}.json`);
+    // the JSON is uploaded under the file's name, .json instead of .xlsx, .csv, .tsv or .txt
+    const json = join(dir, `${basename(path).replace(/\.(xls[xm]|csv|tsv|txt)$/i, "")}.json`);
     const report = await convertFile(path, json, { ...validation, format, to: "json" });
     delete report.output;
     return report.valid

@@ -600,6 +600,31 @@ describe("pushFile", () => {
   });
 });
 
+describe("pushFile, a UTF-16 file", () => {
+  it("goes up as the JSON it reads as: the service reads UTF-8", async () => {
+    const server = await startServer();
+    const proxy = await startProxy(server.url);
+    try {
+      const client = createClient({ baseUrl: proxy.url, apiKey: KEY });
+      // Excel's Unicode Text of the service's own layout
+      const path = join(work, "users.txt");
+      const text = "\ufeffemail\tfirstName\tstatus\r\nyuki@example.com\tYūki\tactive\r\n";
+      writeFileSync(path, Buffer.from(text, "utf16le"));
+      const pushed = await pushFile(client, path, { appAccount: 32 });
+      if (!pushed.synced) throw new Error(`not synced: ${JSON.stringify(pushed.report.findings)}`);
+      expect(pushed.summary).toMatchObject({ format: "json", idAppAccount: 32, users: 1 });
+      const storage = storageTraffic(server.url, proxy);
+      const put = storage.line("PUT");
+      expect(
+        storage.proxy.requests.filter((line) => put.test(line)).map((line) => line.split("?")[0]),
+      ).toEqual([expect.stringMatching(/\/\d+\/users\.json$/)]);
+    } finally {
+      await proxy.close();
+      await server.close();
+    }
+  });
+});
+
 describe("the name a download takes from the service", () => {
   const named = (header: string) => suggestedName({ headers: { "content-disposition": header } } as never);
 
