@@ -9,6 +9,8 @@ import type { CsvSink } from "../csv/CsvSink.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
 import { MappingSuggester, type SuggesterOptions, type Suggestion } from "../mapping/MappingSuggester.js";
 import { detectProfile } from "../mapping/profiles.js";
+import { readAsLine } from "../report/formatText.js";
+import type { ReportText } from "../report/Report.js";
 
 /** What an export holds, and how to read it. */
 export interface ExportInspection {
@@ -43,12 +45,16 @@ export async function inspectExport(
   const suggester = new MappingSuggester(options);
   let header: string[] | null = null;
   let problem: string | null = null;
+  let text: ReportText | null = null;
   const sink: CsvSink = {
     header(h) {
       header = [...h.names];
       suggester.header(h.names);
     },
     row: (row) => suggester.row(row.cells),
+    text(read) {
+      text = read;
+    },
     finding(code, details) {
       // what ends reading; ragged rows are read on
       if (code !== "csv.ragged" && problem === null) {
@@ -81,6 +87,12 @@ export async function inspectExport(
         usable: true,
       }
     : suggester.suggest(name);
+  const read = text as ReportText | null;
+  const readAs = read === null ? null : readAsLine({ text: read });
+  if (read !== null && readAs !== null) {
+    const told = read.encoding ? "its byte-order mark and its first lines" : "its first lines";
+    suggestion.notes.unshift(`${readAs} (told by ${told})`);
+  }
   if (problem !== null)
     suggestion.notes.push(`reading stopped early (${problem}): the values are of the rows before`);
   return {

@@ -116,7 +116,13 @@ describe("Excel's Unicode Text (UTF-16 LE, tab-separated)", () => {
       email: "E-mail Address",
       firstName: "First Name",
       lastName: "Last Name",
+      status: { column: "Employee Status", values: { Active: "active", Terminated: "deleted" } },
+      lastUsedDate: "Last Sign-In",
     });
+    // it says how it read the text, first
+    expect(suggested.stderr).toMatch(
+      /^read as tab-separated UTF-16LE text \(told by its byte-order mark and its first lines\)\n/,
+    );
     const path = join(work, "suggested.mapping.json");
     writeFileSync(path, suggested.stdout);
     const r = await runCli(["validate", file, "--mapping", path, "--format", "json"]);
