@@ -5,9 +5,11 @@
 
 import { Command } from "commander";
 import type { Job } from "../jobs/Job.js";
+import type { RunRecord } from "../jobs/runHistory.js";
 import { redactUrl } from "../text/redact.js";
 import { writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
+import { UsageError } from "./UsageError.js";
 
 /** The `job` command and its `check`; the exit code goes to `result.code`. */
 export function jobCommand(result: { code: number }): Command {
@@ -36,6 +38,120 @@ Examples:
     .addCommand(check.exitOverride());
 }
 
+interface RunFlags {
+  job?: string;
+  dryRun?: boolean;
+  lockWait: number;
+}
+
+/** The `run` command: one run of each job of a job file, then exit; the exit code goes to `result.code`. */
+export function runCommand(result: { code: number }): Command {
+  return new Command("run")
+    .description(
+      "run each job of a job file once: read its source, check it, compare it, guard it, push it, record it",
+    )
+    .argument("<file>", "a job file (YAML; syncfile job check FILE checks it alone)")
+    .option("--job <name>", "run this job only")
+    .option("--dry-run", "everything but the push (as a job's mode: staging)")
+    .option("--lock-wait <seconds>", "how long to wait for another run of a job to end", seconds, 60)
+    .addHelpText(
+      "after",
+      `
+Each job takes its lock (one run of a job at a time), copies its source into its state folder,
+and stops there when the bytes are those it last pushed; else it checks them through its
+profile or mapping, compares them with the file it last pushed, applies its guard, and pushes.
+Every run is one line of the job's runs.jsonl, written before anything is printed.
+
+Exit codes: 0 every job synced or unchanged, 1 a job's data invalid, 2 usage (the job file's
+mistakes), 3 a job's source failed, 5 a job refused by its guard, 7 another run of a job still
+running, 8 the service not reached or failing.
+
+Examples:
+  $ syncfile run people.job.yaml
+  $ syncfile run /etc/syncfile/jobs.yaml --job people --dry-run`,
+    )
+    .action(async (file: string, flags: RunFlags) => {
+      result.code = await runJobs(file, flags);
+    });
+}
+
+async function runJobs(file: string, flags: RunFlags): Promise<number> {
+  const { JobFileError, readJobFile } = await import("../jobs/readJobFile.js");
+  const { JobBusyError, runJob } = await import("../jobs/runJob.js");
+  let jobs: Job[];
+  try {
+    jobs = readJobFile(file);
+  } catch (error) {
+    if (!(error instanceof JobFileError)) throw error;
+    process.stderr.write(`syncfile: the job file ${file} cannot be used:\n${error.message}\n`);
+    return EXIT.usage;
+  }
+  const chosen = flags.job === undefined ? jobs : jobs.filter((j) => j.name === flags.job);
+  if (chosen.length === 0) {
+    throw new UsageError(
+      `${file} has no job ${JSON.stringify(flags.job)}: its jobs are ${jobs.map((j) => j.name).join(", ")}`,
+    );
+  }
+  let code: number = EXIT.ok;
+  for (const job of chosen) {
+    try {
+      const record = await runJob(job, {
+        lockWaitMs: flags.lockWait * 1000,
+        ...(flags.dryRun ? { dryRun: true } : {}),
+      });
+      const said = record.message ? ` — ${record.message}` : "";
+      writeOut(
+        process.stdout,
+        `${job.name}: ${record.outcome}${said}${counted(record)} (run ${record.id})\n`,
+      );
+      const failing = record.outcome === "failed" && record.step === "push" ? "unavailable" : record.outcome;
+      code = Math.max(code, EXIT_OF[failing]);
+    } catch (error) {
+      if (!(error instanceof JobBusyError)) throw error;
+      process.stderr.write(`syncfile: ${job.name}: ${error.message}\n`);
+      code = Math.max(code, EXIT.stillRunning);
+    }
+  }
+  return code;
+}
+
+/** A number of seconds ≥ 0, as a flag gives it. */
+function seconds(text: string): number {
+  const n = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !Number.isFinite(n)) {
+    throw new UsageError(`--lock-wait must be a number of seconds ≥ 0, got ${JSON.stringify(text)}`);
+  }
+  return n;
+}
+
+/** A run's exit code by its outcome (a push that failed: the service's). */
+const EXIT_OF: Readonly<Record<RunRecord["outcome"] | "unavailable", number>> = {
+  synced: EXIT.ok,
+  unchanged: EXIT.ok,
+  recovered: EXIT.ok,
+  invalid: EXIT.invalid,
+  failed: EXIT.unreadable,
+  refused: EXIT.guard,
+  unavailable: EXIT.unavailable,
+};
+
+/** What a run changed, counted: "; 3 added, 1 removed; file 12, sync 7". */
+function counted(record: RunRecord): string {
+  const changes = Object.entries(record.changes ?? {})
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}`);
+  const ids =
+    record.fileId !== undefined
+      ? [`${record.users} users`, `file ${record.fileId}`, `sync ${record.syncId}`]
+      : [];
+  const listed = record.takenAway ?? [];
+  const more = (record.deletes ?? listed.length) - listed.length;
+  const taken =
+    listed.length > 0 ? [`would take away ${listed.join(", ")}${more > 0 ? ` and ${more} more` : ""}`] : [];
+  const parts = [changes.join(", "), ids.join(", "), ...taken].filter((p) => p !== "");
+  return parts.length > 0 ? `; ${parts.join("; ")}` : "";
+}
+
 async function runCheck(file: string): Promise<number> {
   const { JobFileError, readJobFile } = await import("../jobs/readJobFile.js");
   let jobs: Job[];
@@ -62,7 +178,7 @@ function describe(job: Job): string {
         ? `command ${job.source.command.join(" ")}`
         : `http ${redactUrl(job.source.url)}`;
   const read = job.read.mapping
-    ? `mapping ${job.read.mapping}`
+    ? `mapping ${job.read.mapping.path}`
     : job.read.profile
       ? `profile ${job.read.profile}`
       : "as its header says";

@@ -13,7 +13,7 @@ import { convertCommand } from "./convertCommand.js";
 import { diffCommand } from "./diffCommand.js";
 import { downloadCommand } from "./downloadCommand.js";
 import { EXIT } from "./exitCodes.js";
-import { jobCommand } from "./jobCommand.js";
+import { jobCommand, runCommand } from "./jobCommand.js";
 import { mappingCommand } from "./mappingCommand.js";
 import { profilesCommand } from "./profilesCommand.js";
 import { pushCommand } from "./pushCommand.js";
@@ -42,6 +42,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     mappingCommand(result),
     diffCommand(result),
     jobCommand(result),
+    runCommand(result),
   ]) {
     for (const sub of command.commands) {
       sub

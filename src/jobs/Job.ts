@@ -1,6 +1,7 @@
 // A job as a run uses it: read from a job file (readJobFile.ts), its paths absolute, its secrets
 // read and known to the redaction, its defaults filled in.
 
+import type { MappingDocument } from "../mapping/MappingDocument.js";
 import type { SourceSpec } from "../sources/SourceSpec.js";
 
 /** How a run ends: what its record says, its exit code and its notifications follow from. */
@@ -19,7 +20,7 @@ export interface Job {
   name: string;
   source: JobSource;
   /** The profile or mapping the source is read through; neither: as its header decides. */
-  read: { profile?: string; mapping?: string };
+  read: { profile?: string; mapping?: { path: string; document: MappingDocument } };
   /** How the source's bytes are read; null: by the file's name, else JSON. */
   format: "json" | "csv" | "xlsx" | null;
   service: { url: string; apiKey: string; appAccount: number };

@@ -19,6 +19,8 @@ import {
   visit,
   type YAMLMap,
 } from "yaml";
+import { PROFILES, profileNamed } from "../mapping/profiles.js";
+import { MappingError, readMapping } from "../mapping/readMapping.js";
 import { knownFields, place, schemaProblems } from "../schema/schemaProblems.js";
 import { schemas } from "../schema/schemas.js";
 import { getValidators } from "../schema/validators.js";
@@ -281,7 +283,7 @@ function resolveJob(
   return {
     name: job.name,
     source,
-    read: job.mapping ? { mapping: resolve(base, job.mapping) } : job.profile ? { profile: job.profile } : {},
+    read: readThrough(job, base, problem),
     format: job.format ?? null,
     service: { url: job.service.url, apiKey, appAccount: Number(job.service.appAccount) },
     guard: {
@@ -294,6 +296,32 @@ function resolveJob(
     state: job.state ? resolve(base, job.state) : defaultState(job.name),
     keepDays: job.keep ?? DEFAULT_KEEP_DAYS,
   };
+}
+
+/** The profile or mapping a job reads its source through, checked now: a mistake there is the job file's. */
+function readThrough(
+  job: WrittenJob,
+  base: string,
+  problem: (pointer: string, message: string) => void,
+): Job["read"] {
+  if (job.profile !== undefined) {
+    if (profileNamed(job.profile) === undefined) {
+      problem("/profile", `is no profile: the profiles are ${PROFILES.map((p) => p.name).join(", ")}`);
+    }
+    return { profile: job.profile };
+  }
+  if (job.mapping === undefined) return {};
+  const path = resolve(base, job.mapping);
+  try {
+    return { mapping: { path, document: readMapping(readFileSync(path, "utf8"), path) } };
+  } catch (error) {
+    const why =
+      error instanceof MappingError
+        ? `has mistakes:\n${error.message}`
+        : `cannot be read: ${(error as Error).message}`;
+    problem("/mapping", `${path} ${why}`);
+    return {};
+  }
 }
 
 function sourceOf(source: WrittenJob["source"], base: string): JobSource {

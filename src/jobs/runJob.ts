@@ -1,0 +1,209 @@
+// One run of a job: its lock taken; its source's bytes copied into the run's folder; nothing
+// more when they are the bytes last pushed; else the existing push — the mapped check, the
+// comparison with the last file this job pushed, the guard, the three steps and the sync, the
+// copy kept for the next run — and the run recorded, before anything reports it (STYLE 24).
+// No path of its own validates, compares or uploads anything.
+
+import { randomBytes } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { prepareStateFolder, stateFileExists } from "../bytes/stateFile.js";
+import { ApiError } from "../client/ApiError.js";
+import { ConnectionError } from "../client/ConnectionError.js";
+import { type Client, createClient } from "../client/createClient.js";
+import { type PushResult, pushFile } from "../client/pushFile.js";
+import { formatOf } from "../pass/formatOf.js";
+import { fetchSource, SourceError } from "../sources/fetchSource.js";
+import { redactText } from "../text/redact.js";
+import type { Job, Outcome } from "./Job.js";
+import { JobLock } from "./JobLock.js";
+import { appendRun, type RunRecord, readRuns } from "./runHistory.js";
+
+/** How a run is made. */
+export interface RunJobOptions {
+  /** Everything but the push (as the job's staging mode). */
+  dryRun?: boolean;
+  /** How long to wait for another run of the job to end before giving up. Default 60 s. */
+  lockWaitMs?: number;
+  /** The client to push with (tests); default one made of the job's service. */
+  client?: Client;
+  /** The time, for the record and a file's settle time. */
+  now?: () => number;
+}
+
+/** What a run ended as, beyond its record: another run held the job. */
+export class JobBusyError extends Error {
+  override readonly name = "JobBusyError";
+}
+
+/** The file this job last pushed, kept in its state folder (with .json or .csv after it). */
+const LAST = "last-pushed";
+
+/** One run of `job`: its record, appended to the job's history before it is returned. */
+export async function runJob(job: Job, options: RunJobOptions = {}): Promise<RunRecord> {
+  const now = options.now ?? Date.now;
+  await prepareStateFolder(job.state);
+  const lock = await JobLock.take(join(job.state, "lock"), options.lockWaitMs ?? 60_000);
+  if (lock === null) {
+    throw new JobBusyError(
+      `another run of the job ${job.name} is still running (its lock: ${join(job.state, "lock")})`,
+    );
+  }
+  const started = now();
+  const id = `${new Date(started)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")}-${randomBytes(3).toString("hex")}`;
+  const folder = join(job.state, "work", id);
+  try {
+    await mkdir(folder, { recursive: true });
+    const history = await readRuns(job.state);
+    const previous = history.at(-1) ?? null;
+    const pushed = history.findLast((r) => r.outcome === "synced" || r.outcome === "recovered") ?? null;
+    const ended = await attempt(job, folder, options, now, pushed);
+    const record: RunRecord = {
+      id,
+      job: job.name,
+      start: new Date(started).toISOString(),
+      end: new Date(now()).toISOString(),
+      mode: options.dryRun ? "dry-run" : job.mode,
+      ...ended,
+      outcome: recovered(ended.outcome, previous),
+    };
+    await appendRun(job.state, record, job.keepDays, now());
+    return record;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+    await lock.release();
+  }
+}
+
+type Ended = Omit<RunRecord, "id" | "job" | "start" | "end" | "mode">;
+
+/** The run's steps, and how they ended. */
+async function attempt(
+  job: Job,
+  folder: string,
+  options: RunJobOptions,
+  now: () => number,
+  pushed: RunRecord | null,
+): Promise<Ended> {
+  let fetched: Awaited<ReturnType<typeof fetchSource>>;
+  try {
+    fetched = await fetchSource(job.source, folder, { now });
+  } catch (error) {
+    if (!(error instanceof SourceError)) throw error;
+    return { outcome: "failed", step: "source", message: error.message };
+  }
+  if (fetched.kind === "waiting") return { outcome: "unchanged", step: "source", message: fetched.reason };
+  const source = fetched.file;
+  const said = {
+    source: { from: source.from, name: source.name, bytes: source.bytes, sha256: source.sha256 },
+  };
+  if (source.bytes === 0 && !job.guard.allowEmpty) {
+    return {
+      ...said,
+      outcome: "failed",
+      step: "source",
+      message:
+        "the source gave no bytes: nothing is pushed (guard.allowEmpty: true lets an empty source through)",
+    };
+  }
+  const kept = await keptState(job.state);
+  if (kept !== null && pushed?.source?.sha256 === source.sha256) {
+    return {
+      ...said,
+      outcome: "unchanged",
+      step: "compare",
+      message: "the source is what this job last pushed: nothing was uploaded",
+    };
+  }
+  const staging = options.dryRun === true || job.mode === "staging";
+  const client = staging
+    ? null
+    : (options.client ?? createClient({ baseUrl: job.service.url, apiKey: job.service.apiKey }));
+  const format = job.format ?? formatOf(source.name);
+  let result: PushResult;
+  try {
+    result = await pushFile(client, source.path, {
+      appAccount: job.service.appAccount,
+      format,
+      validation: {
+        ...(job.read.profile ? { profile: job.read.profile } : {}),
+        ...(job.read.mapping ? { mapping: job.read.mapping.document } : {}),
+      },
+      against: kept === null ? null : { kept },
+      ...(typeof job.guard.maxDeletes === "number" ? { maxDeletes: job.guard.maxDeletes } : {}),
+      dryRun: staging,
+      saveAs: join(job.state, LAST),
+    });
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof ConnectionError) {
+      return { ...said, outcome: "failed", step: "push", message: redactText(error.message) };
+    }
+    throw error;
+  }
+  return { ...said, ...outcomeOf(result, staging) };
+}
+
+/** What a push's result makes of the run. */
+function outcomeOf(result: PushResult, staging: boolean): Omit<Ended, "source"> {
+  const counts = result.changes?.counts ?? null;
+  const changes = counts ? { changes: counts, deletes: result.changes?.deletes ?? 0 } : {};
+  if (!result.synced) {
+    if (result.stopped === "guard") {
+      const c = result.changes;
+      return {
+        outcome: "refused",
+        step: "guard",
+        ...changes,
+        takenAway: c?.firstDeletes ?? [],
+        message: c?.lost
+          ? `the last pushed file cannot be read (${c.lost.reason}): what this run takes away is unknown`
+          : `this run takes away ${c?.deletes} users, more than the guard's ${c?.maxDeletes}`,
+      };
+    }
+    if (result.stopped === "dry-run") {
+      return {
+        outcome: "unchanged",
+        step: "compare",
+        ...changes,
+        message: staging ? "staging: compared, not pushed" : "",
+      };
+    }
+    return {
+      outcome: "invalid",
+      step: "check",
+      errors: result.report.counts.error,
+      message: `the data is invalid: ${result.report.counts.error} ${result.report.counts.error === 1 ? "error" : "errors"} (syncfile validate says where)`,
+    };
+  }
+  return {
+    outcome: "synced",
+    step: "push",
+    ...changes,
+    fileId: result.file.id,
+    syncId: result.summary.idSync,
+    users: result.summary.users,
+    message: result.notSaved
+      ? `synced, but the copy for the next run could not be kept: ${result.notSaved.message}`
+      : "",
+  };
+}
+
+/** A run that goes through after runs that did not is a recovery. */
+function recovered(outcome: Outcome, previous: RunRecord | null): Outcome {
+  const failing: readonly Outcome[] = ["refused", "failed", "invalid"];
+  return outcome === "synced" && previous !== null && failing.includes(previous.outcome)
+    ? "recovered"
+    : outcome;
+}
+
+/** The copy of the file this job last pushed, or null before its first push. */
+async function keptState(state: string): Promise<string | null> {
+  for (const extension of ["json", "csv"]) {
+    const path = join(state, `${LAST}.${extension}`);
+    if (await stateFileExists(path)) return path;
+  }
+  return null;
+}

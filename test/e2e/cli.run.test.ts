@@ -1,0 +1,175 @@
+// `syncfile run` as a nightly job runs it against the project's own server over real HTTP, the
+// job file in a temporary folder: a first run pushes; the same data again uploads nothing; a
+// truncated export is refused and leaves the account as it was, and the complete one the next
+// night goes through as a recovery; a command that fails pushes nothing; a file still being
+// written is left alone; a second run of a job while one holds it waits, then gives up.
+
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SyncfileServer } from "../../src/server/index.js";
+import { runCli } from "../support/cli.js";
+import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
+
+let server: SyncfileServer;
+const work = mkdtempSync(join(tmpdir(), "syncfile-run-"));
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server.close();
+  await removeDataDirs();
+  rmSync(work, { recursive: true, force: true });
+});
+
+let accounts = 500;
+
+/** A job folder: an export folder, a job file of one job reading it, and how to run it. */
+function jobFolder(source: string, extra = "") {
+  const dir = join(work, `job-${accounts}`);
+  mkdirSync(join(dir, "exports"), { recursive: true });
+  const account = accounts++;
+  writeFileSync(
+    join(dir, "people.job.yaml"),
+    `jobs:
+  - name: people
+    source: ${source}
+    profile: bamboohr
+    service: { url: "\${BASE_URL}", apiKey: "\${API_KEY}", appAccount: ${account} }
+    state: ./state
+${extra}`,
+  );
+  const run = (...flags: string[]) =>
+    runCli(["run", join(dir, "people.job.yaml"), ...flags], {
+      env: { ...process.env, BASE_URL: server.url, API_KEY: KEY },
+    });
+  return { dir, account, run };
+}
+
+/** A BambooHR report of `n` active employees, written `minutesAgo` (settled, unless 0). */
+function exportOf(dir: string, name: string, n: number, minutesAgo = 60): void {
+  const rows = Array.from({ length: n }, (_, i) => `${i + 1},Person,${i + 1},p${i + 1}@example.com,Active`);
+  const path = join(dir, "exports", name);
+  writeFileSync(path, `Employee #,First Name,Last Name,Work Email,Status\n${rows.join("\n")}\n`);
+  const time = Date.now() / 1000 - minutesAgo * 60;
+  utimesSync(path, time, time);
+}
+
+/** The account's users' emails, as the service holds them. */
+async function usersOf(account: number): Promise<string[]> {
+  const page = await call(server.url, "GET", `/v1.0/appAccounts/${account}/users?limit=1000`);
+  return ((page.body.users as { email: string }[] | undefined) ?? []).map((u) => u.email).sort();
+}
+
+const runsOf = (dir: string) =>
+  readFileSync(join(dir, "state", "runs.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe("syncfile run", () => {
+  it("pushes a first time, uploads nothing for the same data, refuses a truncated export, recovers", async () => {
+    const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
+    exportOf(dir, "people-1.csv", 40, 120);
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^people: synced; 40 users, file \d+, sync \d+ \(run \S+\)\n$/);
+    expect(await usersOf(account)).toHaveLength(40);
+
+    const again = await run();
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(
+      /^people: unchanged — the source is what this job last pushed: nothing was uploaded/,
+    );
+
+    // the night the export is cut short: 35 of 40 users would go, more than the guard's 10
+    exportOf(dir, "people-2.csv", 5, 60);
+    const cut = await run();
+    expect(cut.code).toBe(5);
+    expect(cut.stdout).toMatch(
+      /^people: refused — this run takes away 35 users, more than the guard's 10; 35 user\.removed; would take away p10@example\.com, p11@example\.com, .* and 15 more \(run /,
+    );
+    expect(await usersOf(account)).toHaveLength(40);
+
+    // the next night's complete export goes through, and says it recovered
+    exportOf(dir, "people-3.csv", 41, 30);
+    const next = await run();
+    expect(next.code, next.stdout).toBe(0);
+    expect(next.stdout).toMatch(/^people: recovered; 1 user\.added; 41 users, file \d+, sync \d+/);
+    expect(await usersOf(account)).toHaveLength(41);
+
+    const runs = runsOf(dir);
+    expect(runs.map((r) => r.outcome)).toEqual(["synced", "unchanged", "refused", "recovered"]);
+    expect(runs[2]).toMatchObject({
+      step: "guard",
+      deletes: 35,
+      source: { name: "people-2.csv", bytes: expect.any(Number) },
+    });
+    expect(JSON.stringify(runs)).not.toContain(KEY);
+  });
+
+  it("pushes nothing from a command that fails, from invalid data, or from a file still being written", async () => {
+    const failing = jobFolder(
+      `{ command: ["${process.execPath}", "-e", "console.error('db down'); process.exit(2)"] }`,
+    );
+    const r = await failing.run();
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^people: failed — .* exited with 2: db down \(run /);
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${failing.account}/users`)).status).toBe(404);
+
+    const invalid = jobFolder('{ file: "exports/people-*.csv" }');
+    exportOf(invalid.dir, "people-1.csv", 3);
+    const path = join(invalid.dir, "exports", "people-1.csv");
+    writeFileSync(
+      path,
+      readFileSync(path, "utf8").replace("p2@example.com,Active", "p2@example.com,On leave"),
+    );
+    utimesSync(path, Date.now() / 1000 - 3600, Date.now() / 1000 - 3600);
+    const i = await invalid.run();
+    expect(i.code).toBe(1);
+    expect(i.stdout).toMatch(
+      /^people: invalid — the data is invalid: 1 error \(syncfile validate says where\) \(run /,
+    );
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${invalid.account}/users`)).status).toBe(404);
+
+    const writing = jobFolder('{ file: "exports/people-*.csv", settle: 600 }');
+    exportOf(writing.dir, "people-1.csv", 3, 1);
+    const w = await writing.run();
+    expect(w.code).toBe(0);
+    expect(w.stdout).toMatch(
+      /^people: unchanged — .*people-1\.csv changed \d+ s ago: it may still be being written \(settle: 600 s\)/,
+    );
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${writing.account}/users`)).status).toBe(404);
+  });
+
+  it("lets one run of a job hold it: a second gives up after its wait, with its own exit code", async () => {
+    const { dir, run } = jobFolder('{ file: "exports/people-*.csv" }');
+    exportOf(dir, "people-1.csv", 3);
+    mkdirSync(join(dir, "state"), { recursive: true });
+    // a run of this job in a live process (the test's own) holds the lock
+    writeFileSync(
+      join(dir, "state", "lock"),
+      JSON.stringify({ pid: process.pid, host: (await import("node:os")).hostname(), since: "now" }),
+    );
+    const busy = await run("--lock-wait", "1");
+    expect(busy.code).toBe(7);
+    expect(busy.stderr).toMatch(/^syncfile: people: another run of the job people is still running/);
+    // a lock left by a process that is gone is taken over
+    writeFileSync(
+      join(dir, "state", "lock"),
+      JSON.stringify({ pid: 2 ** 22 + 17, host: (await import("node:os")).hostname(), since: "then" }),
+    );
+    const taken = await run("--lock-wait", "1");
+    expect(taken.code, taken.stderr).toBe(0);
+  });
+
+  it("dry-runs: compares, never pushes", async () => {
+    const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
+    exportOf(dir, "people-1.csv", 3);
+    const dry = await run("--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/^people: unchanged — staging: compared, not pushed/);
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${account}/users`)).status).toBe(404);
+  });
+});
