@@ -15,11 +15,20 @@ import type { CsvHeader, CsvReaderLimits, CsvSink } from "./CsvSink.js";
 import { type ColumnKey, matchHeader } from "./columns.js";
 import { MappedHeader, type MappingProblem } from "./MappedRows.js";
 
+/**
+ * How a source that fits its rows to the header itself does so (a sheet's: the cells past the
+ * header's width are findings, the missing ones empty): `row` being the row's number.
+ */
+export type FitRow = (cells: string[], row: number) => string[];
+
 /** Raw records in file order (`record`, `failure`), then `finish()`. */
 export class CsvRows implements RawRecordSink {
   readonly #sink: CsvSink;
   readonly #limits: CsvReaderLimits;
   readonly #delimiter: string;
+  readonly #fit: FitRow | null;
+  /** Whether the source numbers its rows (a sheet): a mapping's headerRow is then that number. */
+  #numbered = false;
   #header: CsvHeader | null = null;
   #headerRow = 0;
   #stopped = false;
@@ -39,11 +48,15 @@ export class CsvRows implements RawRecordSink {
   /** The first row of an export read through a mapping that had fewer cells than its header, and how many did. */
   #short: { loc: SourceLocation; row: number; cells: number; count: number } | null = null;
 
-  /** `delimiter`: the one the file's start chose, given with the header. */
-  constructor(sink: CsvSink, limits: CsvReaderLimits, delimiter: string) {
+  /**
+   * `delimiter`: the one the file's start chose, given with the header; `fit`: how the source
+   * fits each row after the header to it, once the header is known (none: rows are as read).
+   */
+  constructor(sink: CsvSink, limits: CsvReaderLimits, delimiter: string, fit: FitRow | null = null) {
     this.#sink = sink;
     this.#limits = limits;
     this.#delimiter = delimiter;
+    this.#fit = fit;
   }
 
   /** True once a fatal problem ended reading. */
@@ -109,11 +122,13 @@ export class CsvRows implements RawRecordSink {
     }
     if (!this.#header) {
       this.#headerRow = row ?? 0;
+      this.#numbered = row !== undefined;
       this.#readHeader(cells, loc);
       return;
     }
     this.#row = row ?? this.#row + 1;
     row = this.#row;
+    if (this.#fit) cells = this.#fit(cells, row);
     const expected = this.#mapped ? this.#width : this.#header.keys.length;
     if (this.#mapped && cells.length < expected) cells = this.#padShort(cells, loc, row);
     if (cells.length !== expected) {
@@ -281,12 +296,16 @@ export class CsvRows implements RawRecordSink {
     const header = MappedHeader.bind(mapping, names, this.#limits.usersOnly === true);
     const wanted = mapping.document.headerRow;
     this.#seeking++;
+    // headerRow counts a sheet's rows as the spreadsheet numbers them (what its admin sees, the
+    // empty ones too), and a file's records without its empty lines
+    const at = this.#numbered ? this.#headerRow : this.#seeking;
     // a detected profile's header is the first row (its detect names are there)
     const search = this.#how === "detected" ? 1 : HEADER_SEARCH;
-    const early = wanted !== undefined ? this.#seeking < wanted : header === null && this.#seeking < search;
+    const early = wanted !== undefined ? at < wanted : header === null && this.#seeking < search;
     this.#sought ??= { mapping, loc };
     if (early) return; // not the header yet
-    if (header === null) {
+    // past the row named (a sheet's empty row is never told): no header there
+    if (header === null || (wanted !== undefined && at !== wanted)) {
       this.#noMappedHeader(mapping, this.#sought.loc);
       return;
     }

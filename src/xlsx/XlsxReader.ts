@@ -111,7 +111,10 @@ export function locateInSheet(report: Report, read: WorkbookRead): void {
   }
 }
 
-/** A sheet's rows into CsvRows: the header's width decides which cells belong to a column. */
+/**
+ * A sheet's rows into CsvRows: the width of the row it takes as the header decides which cells
+ * of the rows after it belong to a column.
+ */
 class SheetRowsToCsv implements SheetRowSink {
   readonly #sink: CsvSink;
   readonly #rows: CsvRows;
@@ -137,9 +140,10 @@ class SheetRowsToCsv implements SheetRowSink {
     // what CsvRows makes of the rows goes on to the sink, the header noted on the way
     this.#rows = new CsvRows(
       {
-        header(header: CsvHeader) {
-          // findings name the export's own columns, mapped or not
+        header: (header: CsvHeader) => {
+          // findings name the export's own columns, mapped or not; its width is the rows'
           read.columns = [...(header.sourceNames ?? header.names)];
+          this.#width = read.columns.length;
           sink.header(header);
         },
         mapped: (mapping) => sink.mapped?.(mapping),
@@ -149,6 +153,7 @@ class SheetRowsToCsv implements SheetRowSink {
       },
       limits,
       "",
+      (cells, row) => this.#fit(cells, row),
     );
   }
 
@@ -177,26 +182,32 @@ class SheetRowsToCsv implements SheetRowSink {
     if (this.#rows.stopped) return;
     if (problems) this.#problems(number, problems);
     if (this.#width < 0) {
+      // before the header, a row goes as it is: CsvRows tells which one is the header (below a
+      // title, or at the mapping's headerRow), and its cells, the trailing empty ones left
+      // out, make the width of the rows after it
       let width = cells.length;
       while (width > 0 && (cells[width - 1] as string).trim() === "") width--;
       if (width === 0) return;
-      this.#width = width;
       cells.length = width;
-    } else {
-      for (let column = this.#width; column < cells.length; column++) {
-        const text = cells[column] as string;
-        if (text.trim() === "") continue;
-        this.#sink.finding("xlsx.cell.unheaded", {
-          row: number,
-          cell: this.#cell(column, number),
-          params: { column: columnLetters(column) },
-          value: text,
-        });
-      }
-      if (cells.length > this.#width) cells.length = this.#width;
-      while (cells.length < this.#width) cells.push("");
     }
     this.#rows.numberedRecord(cells, { line: number, column: 1, offset: 0 }, number);
+  }
+
+  /** A row after the header, to its width: a value past it is xlsx.cell.unheaded, a cell short of it empty. */
+  #fit(cells: string[], number: number): string[] {
+    for (let column = this.#width; column < cells.length; column++) {
+      const text = cells[column] as string;
+      if (text.trim() === "") continue;
+      this.#sink.finding("xlsx.cell.unheaded", {
+        row: number,
+        cell: this.#cell(column, number),
+        params: { column: columnLetters(column) },
+        value: text,
+      });
+    }
+    if (cells.length > this.#width) cells.length = this.#width;
+    while (cells.length < this.#width) cells.push("");
+    return cells;
   }
 
   #problems(number: number, problems: ReadonlyMap<number, CellProblem>): void {
