@@ -1,7 +1,8 @@
 // CSV records matched to the header: rows come out with their record number, line and offset;
 // empty lines are skipped; the header's unknown and repeated columns, ragged rows and what
-// ended parsing become csv.* findings naming the row and column. Fed by a CsvParser in this
-// thread, or by the batches of one on a worker.
+// ended parsing become csv.* findings naming the row and column. A mapping's header, and the
+// raw layout's, may be below a title. Fed by a CsvParser in this thread, or by the batches of
+// one on a worker, or by a sheet's rows.
 
 import { Mapping } from "../mapping/Mapping.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
@@ -10,6 +11,7 @@ import { detectProfile } from "../mapping/profiles.js";
 import { CSV_DATA_FIRST_HINT } from "../report/catalog.js";
 import type { SourceLocation } from "../report/Finding.js";
 import { plural } from "../report/formatText.js";
+import { type FoundHeader, HEADER_SEARCH, type HeldRow, RawHeaderSearch } from "./_RawHeaderSearch.js";
 import type { ParseFailure, RawRecordSink } from "./CsvParser.js";
 import type { CsvHeader, CsvReaderLimits, CsvSink } from "./CsvSink.js";
 import { type ColumnKey, matchHeader } from "./columns.js";
@@ -47,6 +49,8 @@ export class CsvRows implements RawRecordSink {
   #sought: { mapping: Mapping; loc: SourceLocation } | null = null;
   /** The first row of an export read through a mapping that had fewer cells than its header, and how many did. */
   #short: { loc: SourceLocation; row: number; cells: number; count: number } | null = null;
+  /** The raw layout's first rows, held until one shows which is the header (below a title). */
+  #search: RawHeaderSearch | null;
 
   /**
    * `delimiter`: the one the file's start chose, given with the header; `fit`: how the source
@@ -57,6 +61,7 @@ export class CsvRows implements RawRecordSink {
     this.#limits = limits;
     this.#delimiter = delimiter;
     this.#fit = fit;
+    this.#search = limits.layout === "raw" ? new RawHeaderSearch() : null;
   }
 
   /** True once a fatal problem ended reading. */
@@ -66,6 +71,7 @@ export class CsvRows implements RawRecordSink {
 
   /** After the last record: an input without even a header is empty. */
   finish(): void {
+    this.release();
     const mapped = this.#mapped;
     const short = this.#short;
     if (short) {
@@ -115,6 +121,10 @@ export class CsvRows implements RawRecordSink {
   numberedRecord(cells: string[], loc: SourceLocation, row: number | undefined): void {
     if (this.#stopped) return;
     if (cells.length === 1 && (cells[0] as string).trim() === "") return; // an empty line
+    if (this.#search) {
+      this.#hold(cells, loc, row);
+      return;
+    }
     if (this.#missing) {
       this.#missing.look(cells);
       if (this.#missing.rows === LOOK_AHEAD) this.#sayMissing();
@@ -173,8 +183,20 @@ export class CsvRows implements RawRecordSink {
     return padded;
   }
 
+  /**
+   * Reading ends, at its end or early (a parse failure, a sheet's cell too large, a damaged
+   * workbook): the rows held while the raw layout's header was searched for are given on, the
+   * first of them as the header; none is lost.
+   */
+  release(): void {
+    const found = this.#search?.end() ?? null;
+    this.#search = null;
+    if (found && !this.#stopped) this.#readHeld(found);
+  }
+
   /** What ended parsing, as a finding of the row being read. */
   failure(failure: ParseFailure): void {
+    this.release();
     if (this.#missing) {
       this.#sayMissing(); // no column of the file can be read: that alone is said
       return;
@@ -213,14 +235,40 @@ export class CsvRows implements RawRecordSink {
     }
   }
 
+  /** The raw layout: a row held until the header is known, then the rows held given on. */
+  #hold(cells: string[], loc: SourceLocation, row: number | undefined): void {
+    const found = (this.#search as RawHeaderSearch).push({ cells, loc, row });
+    if (found === null) return;
+    this.#search = null;
+    this.#readHeld(found);
+  }
+
+  /**
+   * The raw layout's header, every column as it is named and none matched; then the rows held
+   * after it, as if read now. The rows above it are a title: told with the header, not as rows.
+   */
+  #readHeld({ rows, header }: FoundHeader): void {
+    const head = rows[header] as HeldRow;
+    this.#headerRow = head.row ?? 0;
+    this.#numbered = head.row !== undefined;
+    const names = head.cells.map((c) => c.trim());
+    this.#header = { keys: names.map(() => null), names, index: {}, delimiter: this.#delimiter };
+    if (header > 0) {
+      this.#header.below = {
+        above: rows.slice(0, header).map((r) => r.cells),
+        // counted as a mapping's headerRow counts: a sheet's number, a file's records
+        row: head.row ?? header + 1,
+        line: head.loc.line,
+      };
+    }
+    this.#sink.header(this.#header);
+    for (const held of rows.slice(header + 1)) this.numberedRecord(held.cells, held.loc, held.row);
+  }
+
   #readHeader(cells: string[], loc: SourceLocation): void {
     const names = cells.map((c) => c.trim());
     const layout = this.#limits.layout ?? "detect";
-    if (layout === "raw") {
-      this.#header = { keys: names.map(() => null), names, index: {}, delimiter: this.#delimiter };
-      this.#sink.header(this.#header);
-      return;
-    }
+    if (layout === "raw") throw new Error("the raw layout's header is found by its search"); // a bug
     const mapping: MappingDocument | null =
       layout === "none" ? null : layout === "detect" ? detected(names) : layout.mapping;
     if (mapping) {
@@ -407,9 +455,6 @@ function detected(names: readonly string[]): MappingDocument | null {
 /** The hint of a file that is not valid in the encoding its byte-order mark names. */
 const UNDECODABLE_HINT =
   "the file is damaged here: save it again from the spreadsheet (Unicode Text or CSV UTF-8), or correct the character";
-
-/** How many rows are searched for the header a mapping names, when it does not say which. */
-const HEADER_SEARCH = 50;
 
 /** How many rows after a header without an email column are searched for the addresses. */
 const LOOK_AHEAD = 20;

@@ -28,6 +28,11 @@ export interface CsvHeader {
   sourceNames?: readonly string[];
   /** An export's layout, one row per user: a user's email on a second row is a duplicate, in any case. */
   oneRowPerUser?: boolean;
+  /**
+   * The raw layout's header found below the first row: the rows above it (a title), and where
+   * it is, counted as a mapping's headerRow counts (`row`) and as a text editor does (`line`).
+   */
+  below?: { above: readonly (readonly string[])[]; row: number; line: number };
 }
 
 /** Receives the header, each row and each finding, in order. */

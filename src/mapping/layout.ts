@@ -6,7 +6,8 @@ import type { MappingDocument } from "./MappingDocument.js";
 /**
  * `detect`: a built-in profile when the header is one, else the service's layout; `none`: the
  * service's layout alone; a mapping: that one, given by name (`profile`) or as a document
- * (`file`); `raw`: the first row as the header and every row as it is, nothing matched (what
- * `syncfile mapping suggest` looks at).
+ * (`file`); `raw`: every row as it is, nothing matched, the header being the row above the
+ * first row of a user when a title is above it, else the first row (what `syncfile mapping
+ * suggest` looks at).
  */
 export type Layout = "detect" | "none" | "raw" | { mapping: MappingDocument; given: "profile" | "file" };

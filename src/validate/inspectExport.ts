@@ -1,11 +1,14 @@
 // An export looked at before it is read as data: its header, its first rows, each column's
 // values, and the mapping to read it with — the built-in profile its header is, or one
 // suggested from its names and values (MappingSuggester). What `syncfile mapping suggest` and
-// the page's mapping step show. Streams the rows: any size of file, in Node or a browser.
+// the page's mapping step show. Streams the rows: any size of file, in Node or a browser. A
+// header below a title is found (CsvRows' raw layout), and the suggestion says where it is.
 
 import type { ByteRange } from "../bytes/ByteRange.js";
 import { CsvReader } from "../csv/CsvReader.js";
-import type { CsvSink } from "../csv/CsvSink.js";
+import type { CsvHeader, CsvSink } from "../csv/CsvSink.js";
+import { MappedHeader } from "../csv/MappedRows.js";
+import { Mapping } from "../mapping/Mapping.js";
 import type { MappingDocument } from "../mapping/MappingDocument.js";
 import { MappingSuggester, type SuggesterOptions, type Suggestion } from "../mapping/MappingSuggester.js";
 import { detectProfile } from "../mapping/profiles.js";
@@ -46,9 +49,11 @@ export async function inspectExport(
   let header: string[] | null = null;
   let problem: string | null = null;
   let text: ReportText | null = null;
+  let below: HeaderBelow | undefined;
   const sink: CsvSink = {
     header(h) {
       header = [...h.names];
+      below = h.below;
       suggester.header(h.names);
     },
     row: (row) => suggester.row(row.cells),
@@ -81,12 +86,18 @@ export async function inspectExport(
     ? {
         document: profile as MappingDocument,
         notes: [
-          `this is the ${profile.name} export: syncfile reads it with no mapping; its profile follows, to change`,
+          below
+            ? `this is the ${profile.name} export below a title: read it with --profile ${profile.name}; its profile follows, to change`
+            : `this is the ${profile.name} export: syncfile reads it with no mapping; its profile follows, to change`,
         ],
         choices: [],
         usable: true,
       }
     : suggester.suggest(name);
+  if (below) {
+    // a sheet's row as the spreadsheet numbers it; a file's line as an editor does
+    placeHeader(suggestion, below, source.format === "xlsx" ? `row ${below.row}` : `line ${below.line}`);
+  }
   const read = text as ReportText | null;
   const readAs = read === null ? null : readAsLine({ text: read });
   if (read !== null && readAs !== null) {
@@ -102,6 +113,41 @@ export async function inspectExport(
     profile: profile?.name ?? null,
     suggestion,
     problem,
+  };
+}
+
+type HeaderBelow = NonNullable<CsvHeader["below"]>;
+
+/**
+ * A header found below a title (`where`): said first in the notes; and written as the document's
+ * headerRow when a row above it names the email column too, which a mapping's search (the
+ * first row naming it) would take for the header. Else the search finds it, and a headerRow
+ * would only break the mapping for the same export without a title.
+ */
+function placeHeader(suggestion: Suggestion, below: HeaderBelow, where: string): void {
+  suggestion.notes.unshift(`header: ${where} (the rows above it are a title)`);
+  const document = suggestion.document;
+  if (document.email === "" || document.detect !== undefined) return; // no email column; a profile
+  const mapping = new Mapping(document);
+  const names = (cells: readonly string[]) => cells.map((c) => c.trim());
+  if (!below.above.some((cells) => MappedHeader.bind(mapping, names(cells)) !== null)) return;
+  suggestion.document = withHeaderRow(document, below.row);
+  suggestion.notes.splice(
+    1,
+    0,
+    `headerRow: ${below.row}, since a row above the header also names the email column ${JSON.stringify(document.email)}`,
+  );
+}
+
+/** `document` with `headerRow`, where the schema lists it: after the name and title. */
+function withHeaderRow(document: MappingDocument, headerRow: number): MappingDocument {
+  const { $schema, name, title, ...fields } = document;
+  return {
+    ...($schema === undefined ? {} : { $schema }),
+    name,
+    ...(title === undefined ? {} : { title }),
+    headerRow,
+    ...fields,
   };
 }
 

@@ -84,7 +84,11 @@ export class WorkbookRows implements WorkbookSheetSink {
   /** Reading ended: `whole`, the sheet was read to its end (else a finding said why not). */
   end(whole: boolean): void {
     const rows = this.#rows;
-    if (!whole || !rows) return;
+    if (!rows) return;
+    if (!whole) {
+      rows.release(); // the rows read before what ended reading are not lost
+      return;
+    }
     rows.finish();
     this.read.stopped = rows.stopped;
   }
@@ -165,9 +169,15 @@ class SheetRowsToCsv implements SheetRowSink {
     if (!this.#tooLarge) this.#rows.finish();
   }
 
+  /** Reading ended early: rows CsvRows holds (while it looks for the header) are given on. */
+  release(): void {
+    this.#rows.release();
+  }
+
   /** A cell too large, or a row: reading ends there, as at a CSV row too large. */
   tooLarge(number: number, column: number, what: "cell" | "row"): void {
     if (this.stopped) return;
+    this.#rows.release();
     this.#tooLarge = true;
     const field = this.#read.columns?.[column];
     this.#sink.finding(what === "cell" ? "xlsx.cell.size" : "xlsx.row.size", {

@@ -146,3 +146,38 @@ describe("the CSV file with a title above its header", () => {
     expect(await convertedUsers(csv)).toEqual(USERS);
   });
 });
+
+describe("mapping suggest of an export with a title above its header", () => {
+  it.each([
+    ["CSV file", () => csv, "line 3"],
+    ["workbook", () => workbook("suggest-titled"), "row 3"],
+  ])("finds the header of the %s and writes a mapping that reads it", async (_, file, where) => {
+    const r = await runCli(["mapping", "suggest", file()]);
+    expect(r.stderr).toContain(`header: ${where} (the rows above it are a title)\n`);
+    expect(r.code).toBe(0);
+    const document = JSON.parse(r.stdout);
+    expect(document).toMatchObject({
+      email: "Work Email",
+      fullName: "Employee",
+      status: { column: "Employment Status", values: { Active: "active", Terminated: "deleted" } },
+    });
+    // the default search of --mapping finds the same header: no headerRow needed
+    expect(document.headerRow).toBeUndefined();
+    const suggested = join(work, "suggested.json");
+    writeFileSync(suggested, r.stdout);
+    expect(await convertedUsers(file(), suggested)).toEqual(USERS);
+  });
+
+  it("writes headerRow when a row above the header would be taken for it", async () => {
+    const book = workbook("suggest-decoy", (rows) => {
+      rows[1] = ["Work Email", "(see below)"];
+    });
+    const r = await runCli(["mapping", "suggest", book]);
+    expect(r.code).toBe(0);
+    const document = JSON.parse(r.stdout);
+    expect(document).toMatchObject({ email: "Work Email", headerRow: 3 });
+    const suggested = join(work, "suggested-decoy.json");
+    writeFileSync(suggested, r.stdout);
+    expect(await convertedUsers(book, suggested)).toEqual(USERS);
+  });
+});
