@@ -1,6 +1,7 @@
 // `syncfile mapping suggest EXPORT`: a starting mapping document for an export no profile knows,
 // on standard output, and on standard error what it found: the email column and why, the
 // status column's values (marked where their meaning is not plain), the date form, what is not read.
+// An export without an email column gets no document: one the reader cannot use is no start.
 
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
@@ -35,7 +36,8 @@ column (by its name, or by the addresses in its cells), the status column's valu
 dates and the texts that mean no date, and the columns not read. Edit the document, then
 read the export with --mapping FILE (validate, convert, push).
 
-Exit codes: 0 written, 2 usage error, 3 the export unreadable.
+Exit codes: 0 written, 1 no column holds email addresses (nothing written), 2 usage error,
+3 the export unreadable.
 
 Examples:
   $ syncfile mapping suggest hr-export.csv > hr-mapping.json
@@ -84,7 +86,29 @@ async function runSuggest(file: string, flags: SuggestFlags): Promise<number> {
     process.stderr.write(`syncfile: cannot read ${file}: ${found.problem ?? "it has no header row"}\n`);
     return EXIT.unreadable;
   }
+  if (found.suggestion.document.email === "") {
+    process.stderr.write(`syncfile: ${noEmailColumn(file, found.header)}\n`);
+    return EXIT.invalid;
+  }
   writeOut(process.stdout, `${JSON.stringify(found.suggestion.document, null, 2)}\n`);
   process.stderr.write(`${found.suggestion.notes.join("\n")}\n`);
   return EXIT.ok;
+}
+
+/** How many of an export's columns the message of one without an email column names. */
+const NAMED_COLUMNS = 20;
+
+/**
+ * What to do about an export none of whose named columns holds addresses (a column of them
+ * without a name in the header cannot be mapped either): its columns, named.
+ */
+function noEmailColumn(file: string, header: readonly string[]): string {
+  const named = header.filter((name) => name !== "");
+  const shown = named.slice(0, NAMED_COLUMNS).map((name) => JSON.stringify(name));
+  if (named.length > NAMED_COLUMNS) shown.push(`and ${named.length - NAMED_COLUMNS} more`);
+  return (
+    `no named column of ${file} holds email addresses; its columns: ${shown.join(", ") || "none named"}: ` +
+    "add the users' email addresses to the export, or, if a column holds them, check the file's " +
+    "header row: it must name that column"
+  );
 }

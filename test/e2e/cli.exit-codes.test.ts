@@ -104,6 +104,11 @@ const SCENARIOS: Record<string, Scenarios> = {
   },
   "mapping suggest": {
     0: () => run(["mapping", "suggest", fixture("valid/example.csv")]),
+    1: () => {
+      const none = join(work, "no-addresses.csv");
+      writeFileSync(none, "Employee,Department\nAda Lovelace,Engineering\n");
+      return run(["mapping", "suggest", none]);
+    },
     2: () => run(["mapping", "suggest"]),
     3: () => run(["mapping", "suggest", join(work, "missing.csv")]),
   },

@@ -180,4 +180,31 @@ describe("mapping suggest of an export with a title above its header", () => {
     writeFileSync(suggested, r.stdout);
     expect(await convertedUsers(book, suggested)).toEqual(USERS);
   });
+
+  it.each([
+    ["CSV file", "csv"],
+    ["workbook", "xlsx"],
+  ])("of a %s without addresses fails, names its columns and writes nothing", async (_, format) => {
+    const rows = [
+      ["Headcount report"],
+      [],
+      ["Employee", "Department", "Hire Date"],
+      ["Ada Lovelace", "Engineering", "2019-03-04"],
+      ["Grace Hopper", "Operations", "2017-09-18"],
+    ];
+    const file = join(work, `no-addresses.${format}`);
+    if (format === "csv") writeFileSync(file, `${rows.map((r) => r.join(",")).join("\n")}\n`);
+    else
+      writeFileSync(
+        file,
+        handWorkbook({
+          rows: rows.map((cells, i) => (cells.length ? inlineRow(i + 1, cells) : "")).join(""),
+        }),
+      );
+    const r = await runCli(["mapping", "suggest", file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(`syncfile: no named column of ${file} holds email addresses`);
+    expect(r.stderr).toContain('its columns: "Headcount report"');
+  });
 });
