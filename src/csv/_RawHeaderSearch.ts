@@ -3,6 +3,11 @@
 // address among two or more cells), and the row above it is the header if it looks like one
 // (two or more cells, no address). Otherwise, as when no row of the first ones holds an address,
 // the first row is the header, as it always was. The rows held are then given on, each once.
+//
+// Users without an address may come first (a build bot, a contractor): they look like a header
+// too. So of the header-like rows right above the first user's, the topmost that names as many
+// cells as that user's row fills is the header — the real header, not a short title ("Report,
+// July 2024") nor a user with fewer cells; failing that, the row right above.
 
 import type { SourceLocation } from "../report/Finding.js";
 
@@ -52,8 +57,12 @@ export class RawHeaderSearch {
 
   /** The header, `user` being the index of the first row that looks like a user's (-1: none). */
   #found(user: number): FoundHeader {
-    const above = this.#rows[user - 1];
-    const header = above !== undefined && looksLikeHeader(above.cells) ? user - 1 : 0;
+    let top = user; // the header-like rows right above the user's: top … user - 1
+    while (top > 0 && looksLikeHeader((this.#rows[top - 1] as HeldRow).cells)) top--;
+    if (top === user) return { rows: this.#rows, header: 0 };
+    const width = filled((this.#rows[user] as HeldRow).cells);
+    let header = top;
+    while (header < user - 1 && filled((this.#rows[header] as HeldRow).cells) < width) header++;
     return { rows: this.#rows, header };
   }
 }

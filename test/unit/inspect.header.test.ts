@@ -50,6 +50,19 @@ describe("the header of an export read raw", () => {
     expect(found.suggestion.notes[0]).toBe("header: line 43 (the rows above it are a title)");
   });
 
+  it("is not a first user without an address, nor a title of two cells", async () => {
+    const bot = "Name,Email,Department\nBuild Bot,,Engineering\nAda Lovelace,ada@example.com,Engineering\n";
+    const first = await inspectCsv(bot);
+    expect(first.header).toEqual(["Name", "Email", "Department"]);
+    expect(read(first, 0)).toEqual(["Build Bot", "Ada Lovelace"]);
+    const titled = await inspectCsv(`Headcount report,July 2024\n\n${bot}`);
+    expect(titled.header).toEqual(["Name", "Email", "Department"]);
+    expect(titled.suggestion.notes[0]).toBe("header: line 3 (the rows above it are a title)");
+    // a header naming fewer cells than a user's row fills is still the row above it
+    const unnamed = await inspectCsv("Report\n,Name,Email\n1,Ada Lovelace,ada@example.com\n");
+    expect(unnamed.header).toEqual(["", "Name", "Email"]);
+  });
+
   it("is the first row when no row holds an address, and no row is lost or read twice", async () => {
     const rows = Array.from({ length: 80 }, (_, i) => `r${i + 1},x`);
     const found = await inspectCsv(`${rows.join("\n")}\n`);
