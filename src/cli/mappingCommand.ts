@@ -86,7 +86,8 @@ async function runSuggest(file: string, flags: SuggestFlags): Promise<number> {
     process.stderr.write(`syncfile: cannot read ${file}: ${found.problem ?? "it has no header row"}\n`);
     return EXIT.unreadable;
   }
-  if (found.suggestion.document.email === "") {
+  // no column of addresses, or one without a name in the header (a mapping names its columns)
+  if (!found.suggestion.usable || found.suggestion.document.email === "") {
     process.stderr.write(`syncfile: ${noEmailColumn(file, found.header)}\n`);
     return EXIT.invalid;
   }

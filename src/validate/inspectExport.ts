@@ -127,7 +127,8 @@ type HeaderBelow = NonNullable<CsvHeader["below"]>;
 function placeHeader(suggestion: Suggestion, below: HeaderBelow, where: string): void {
   suggestion.notes.unshift(`header: ${where} (the rows above it are a title)`);
   const document = suggestion.document;
-  if (document.email === "" || document.detect !== undefined) return; // no email column; a profile
+  // without an email column there is nothing a row above could name; a profile goes by --profile
+  if (!suggestion.usable || document.email === "" || document.detect !== undefined) return;
   const mapping = new Mapping(document);
   const names = (cells: readonly string[]) => cells.map((c) => c.trim());
   if (!below.above.some((cells) => MappedHeader.bind(mapping, names(cells)) !== null)) return;
