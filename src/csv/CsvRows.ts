@@ -141,6 +141,10 @@ export class CsvRows implements RawRecordSink {
     if (this.#fit) cells = this.#fit(cells, row);
     const expected = this.#mapped ? this.#width : this.#header.keys.length;
     if (this.#mapped && cells.length < expected) cells = this.#padShort(cells, loc, row);
+    // looked at to suggest a mapping (the raw layout): a short row is read as the mapping will read it
+    else if (this.#limits.layout === "raw" && cells.length < expected) {
+      cells = [...cells, ...new Array<string>(expected - cells.length).fill("")];
+    }
     if (cells.length !== expected) {
       this.#sink.finding("csv.ragged", {
         location: loc,

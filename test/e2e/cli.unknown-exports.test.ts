@@ -252,6 +252,15 @@ describe("an export no profile knows, read through mapping suggest", () => {
     );
   });
 
+  it("reads an export's short rows when it suggests, as the mapping will read them", async () => {
+    const suggested = await runCli(["mapping", "suggest", fixture("exports/short-rows.csv")]);
+    expect(suggested.stderr).toContain('email: "Work email" (4 of 4 rows look like addresses)');
+    expect(JSON.parse(suggested.stdout).status).toEqual({
+      column: "Account state",
+      values: { Enabled: "active", Disabled: "deleted" },
+    });
+  });
+
   it("writes a name the column gives as Last, First with its order, and splits it so", async () => {
     const file = fixture("exports/unprofiled/adp-workforce-now-employees.csv");
     const suggested = await runCli(["mapping", "suggest", file]);
