@@ -32,6 +32,8 @@ export interface RunRecord {
   users?: number;
   /** What happened, in words ("" when the outcome says it all). */
   message: string;
+  /** Whether the run was told to whom the job notifies (a refusal that goes on: once a day). */
+  notified?: boolean;
 }
 
 /** The history's file in a job's state folder. */

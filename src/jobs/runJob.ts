@@ -17,6 +17,7 @@ import { fetchSource, SourceError } from "../sources/fetchSource.js";
 import { redactText } from "../text/redact.js";
 import type { Job, Outcome } from "./Job.js";
 import { JobLock } from "./JobLock.js";
+import { type DeliveryOptions, notifyRun, worthTelling } from "./notify.js";
 import { appendRun, type RunRecord, readRuns } from "./runHistory.js";
 
 /** How a run is made. */
@@ -29,6 +30,8 @@ export interface RunJobOptions {
   client?: Client;
   /** The time, for the record and a file's settle time. */
   now?: () => number;
+  /** How notifications are delivered (their tries, where a failure is said). */
+  delivery?: DeliveryOptions;
 }
 
 /** What a run ended as, beyond its record: another run held the job. */
@@ -68,9 +71,13 @@ export async function runJob(job: Job, options: RunJobOptions = {}): Promise<Run
       end: new Date(now()).toISOString(),
       mode: options.dryRun ? "dry-run" : job.mode,
       ...ended,
-      outcome: recovered(ended.outcome, previous),
+      outcome: recovered(ended, previous),
     };
+    const told = job.notify.some((n) => n.on.includes(record.outcome)) && worthTelling(record, history);
+    if (told) record.notified = true;
     await appendRun(job.state, record, job.keepDays, now());
+    // told from the record, once it is written: a notification never changes the run
+    if (told) await notifyRun(record, job.notify, options.delivery ?? {});
     return record;
   } finally {
     await rm(folder, { recursive: true, force: true });
@@ -115,7 +122,7 @@ async function attempt(
       ...said,
       outcome: "unchanged",
       step: "compare",
-      message: "the source is what this job last pushed: nothing was uploaded",
+      message: SAME_AS_PUSHED,
     };
   }
   const staging = options.dryRun === true || job.mode === "staging";
@@ -191,13 +198,18 @@ function outcomeOf(result: PushResult, staging: boolean): Omit<Ended, "source"> 
   };
 }
 
-/** A run that goes through after runs that did not is a recovery. */
-function recovered(outcome: Outcome, previous: RunRecord | null): Outcome {
+/**
+ * A run that goes through after runs that did not is a recovery: one that synced, or whose data
+ * is again what the account holds (the export the guard refused came back whole).
+ */
+function recovered(ended: Ended, previous: RunRecord | null): Outcome {
   const failing: readonly Outcome[] = ["refused", "failed", "invalid"];
-  return outcome === "synced" && previous !== null && failing.includes(previous.outcome)
-    ? "recovered"
-    : outcome;
+  const through = ended.outcome === "synced" || ended.message === SAME_AS_PUSHED;
+  return through && previous !== null && failing.includes(previous.outcome) ? "recovered" : ended.outcome;
 }
+
+/** What a run whose source is the file last pushed says. */
+const SAME_AS_PUSHED = "the source is what this job last pushed: nothing was uploaded";
 
 /** The copy of the file this job last pushed, or null before its first push. */
 async function keptState(state: string): Promise<string | null> {

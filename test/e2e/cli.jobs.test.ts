@@ -39,6 +39,7 @@ describe("syncfile job check", () => {
   it("lists each job of a file that can run, and shows no secret", async () => {
     const file = join(work, "people.job.yaml");
     writeFileSync(file, JOBS);
+    writeFileSync(join(work, "contractors.mapping.json"), '{"name": "contractors", "email": "Mail"}');
     const r = await runCli(["job", "check", file], { env: { ...process.env, ...SECRETS } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(

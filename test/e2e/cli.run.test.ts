@@ -5,8 +5,11 @@
 // written is left alone; a second run of a job while one holds it waits, then gives up.
 
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { runCli } from "../support/cli.js";
@@ -40,10 +43,13 @@ function jobFolder(source: string, extra = "") {
     state: ./state
 ${extra}`,
   );
-  const run = (...flags: string[]) =>
-    runCli(["run", join(dir, "people.job.yaml"), ...flags], {
-      env: { ...process.env, BASE_URL: server.url, API_KEY: KEY },
-    });
+  const runWith =
+    (extra: NodeJS.ProcessEnv) =>
+    (...flags: string[]) =>
+      runCli(["run", join(dir, "people.job.yaml"), ...flags], {
+        env: { ...process.env, BASE_URL: server.url, API_KEY: KEY, ...extra },
+      });
+  const run = Object.assign(runWith({}), { withEnv: runWith });
   return { dir, account, run };
 }
 
@@ -171,5 +177,125 @@ describe("syncfile run", () => {
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/^people: unchanged — staging: compared, not pushed/);
     expect((await call(server.url, "GET", `/v1.0/appAccounts/${account}/users`)).status).toBe(404);
+  });
+});
+
+describe("syncfile run's notifications", () => {
+  const hooks: { text: string; run: Record<string, unknown> }[] = [];
+  const mails: { from: string; to: string[]; text: string }[] = [];
+  let hookServer: Server;
+  let smtp: SMTPServer;
+  let hookUrl = "";
+  let smtpUrl = "";
+  const SMTP_PASSWORD = "smtp-pass-8841";
+  beforeAll(async () => {
+    hookServer = createHttpServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        hooks.push(JSON.parse(body));
+        response.writeHead(200).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => hookServer.listen(0, "127.0.0.1", resolve));
+    // the hook's URL is its secret, as Slack's are
+    hookUrl = `http://127.0.0.1:${(hookServer.address() as AddressInfo).port}/services/T0/B0/hook-token-5531`;
+    smtp = new SMTPServer({
+      disabledCommands: ["STARTTLS"],
+      allowInsecureAuth: true,
+      onAuth(auth, _session, done) {
+        if (auth.username === "mailer" && auth.password === SMTP_PASSWORD) done(null, { user: "mailer" });
+        else done(new Error("who are you?"));
+      },
+      onData(stream, session, done) {
+        let text = "";
+        stream.setEncoding("utf8");
+        stream.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        stream.on("end", () => {
+          mails.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            text,
+          });
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", () => resolve()));
+    smtpUrl = `smtp://mailer:${SMTP_PASSWORD}@127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => hookServer.close(() => resolve()));
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it("tells a refusal with the users it would take away, once a day, and the recovery; no secret shown", async () => {
+    const { dir, account, run } = jobFolder(
+      '{ file: "exports/people-*.csv" }',
+      `    notify:
+      - webhook: "\${HOOK_URL}"
+      - email: { to: it-ops@example.com, from: syncfile@example.com, smtp: "\${SMTP_URL}" }
+`,
+    );
+    const env = { HOOK_URL: hookUrl, SMTP_URL: smtpUrl };
+    exportOf(dir, "people-1.csv", 40, 120);
+    const first = await run.withEnv(env)();
+    expect(first.code).toBe(0);
+    expect(hooks).toHaveLength(0); // a sync is not told by default
+
+    exportOf(dir, "people-2.csv", 5, 60);
+    const refused = await run.withEnv(env)();
+    expect(refused.code).toBe(5);
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]?.text).toMatch(
+      /^syncfile job people: refused by its guard\nthis run takes away 35 users, more than the guard's 10\n/,
+    );
+    expect(hooks[0]?.text).toContain("would take away: p10@example.com, p11@example.com");
+    expect(hooks[0]?.run).toMatchObject({ outcome: "refused", deletes: 35, job: "people" });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ from: "syncfile@example.com", to: ["it-ops@example.com"] });
+    expect(mails[0]?.text).toContain("Subject: syncfile job people: refused by its guard");
+
+    // refused again the same night: recorded, not told again
+    const again = await run.withEnv(env)();
+    expect(again.code).toBe(5);
+    expect(hooks).toHaveLength(1);
+    expect(mails).toHaveLength(1);
+
+    exportOf(dir, "people-3.csv", 40, 30);
+    const recovered = await run.withEnv(env)();
+    expect(recovered.code).toBe(0);
+    expect(hooks.map((h) => h.run.outcome)).toEqual(["refused", "recovered"]);
+    expect(mails).toHaveLength(2);
+    expect(await usersOf(account)).toHaveLength(40);
+
+    const everything = [first, refused, again, recovered].map((r) => r.stdout + r.stderr).join("\n");
+    const kept = readFileSync(join(dir, "state", "runs.jsonl"), "utf8");
+    for (const secret of [KEY, "hook-token-5531", SMTP_PASSWORD]) {
+      expect(everything).not.toContain(secret);
+      expect(kept).not.toContain(secret);
+      expect(JSON.stringify(hooks) + mails.map((m) => m.text).join("")).not.toContain(secret);
+    }
+  });
+
+  it("keeps the outcome when the e-mail cannot be sent, and says so without its password", async () => {
+    const { dir, run } = jobFolder(
+      `{ command: ["${process.execPath}", "-e", "process.exit(4)"] }`,
+      `    notify:
+      - email: { to: it-ops@example.com, smtp: "smtp://mailer:dead-pass-913@127.0.0.1:1" }
+`,
+    );
+    const r = await run();
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/^people: failed — /);
+    expect(r.stderr).toMatch(
+      /^syncfile: the e-mail to it-ops@example.com could not be sent after 3 tries: /m,
+    );
+    expect(r.stdout + r.stderr).not.toContain("dead-pass-913");
+    expect(runsOf(dir).map((x) => x.outcome)).toEqual(["failed"]);
   });
 });

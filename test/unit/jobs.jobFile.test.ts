@@ -2,12 +2,13 @@
 // beside the file, secrets read from files and known to the redaction), and every mistake at
 // its line and column before anything runs.
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { JobFileError, readJobText } from "../../src/jobs/readJobFile.js";
 import { redactText } from "../../src/text/redact.js";
+import { root } from "../support/paths.js";
 
 const dir = mkdtempSync(join(tmpdir(), "syncfile-jobfile-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -94,6 +95,8 @@ describe("a job file", () => {
 
   it("reads a secret from a file, as systemd credentials and Kubernetes secrets give it", () => {
     writeFileSync(join(dir, "api-key"), "key-from-file-5678\n");
+    const hr = { name: "hr", email: "Work mail" };
+    writeFileSync(join(dir, "hr.mapping.json"), JSON.stringify(hr));
     const [job] = readJobText(
       `jobs:
   - name: hr
@@ -109,7 +112,7 @@ describe("a job file", () => {
     );
     expect(job).toMatchObject({
       source: { kind: "command", command: ["./export.sh", "--all"], cwd: dir },
-      read: { mapping: join(dir, "hr.mapping.json") },
+      read: { mapping: { path: join(dir, "hr.mapping.json"), document: hr } },
       service: { apiKey: "key-from-file-5678", appAccount: 7 },
       mode: "staging",
       state: join(dir, "state/hr"),
@@ -196,5 +199,28 @@ describe("a job file", () => {
     expect(mistakes("- a\n")).toEqual([
       "1:1: error: the job file must be a mapping with a list of jobs: jobs: [{name, source, service}]",
     ]);
+  });
+
+  it("reads the job file docs/jobs.md shows, as it says", () => {
+    const page = readFileSync(join(root, "docs", "jobs.md"), "utf8");
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? "";
+    const [job, ...others] = readJobText(yaml, path, {
+      env: {
+        SYNCFILE_API_KEY: "k",
+        SLACK_WEBHOOK_URL: "https://hooks.example.com/x",
+        SMTP_URL: "smtp://u:p@mail.example.com:587",
+      },
+    });
+    expect(others).toEqual([]);
+    expect(job).toMatchObject({
+      name: "people",
+      source: { kind: "file", path: "/srv/exports/people-*.csv", settleSeconds: 60 },
+      read: { profile: "bamboohr" },
+      service: { url: "https://api.example.com", appAccount: 42 },
+      guard: { maxDeletes: 25 },
+      notify: [{ kind: "webhook" }, { kind: "email", to: ["it-ops@example.com"] }],
+      state: "/var/lib/syncfile/people",
+      keepDays: 30,
+    });
   });
 });

@@ -1,0 +1,137 @@
+// Telling someone about a run: a webhook (a JSON POST whose `text` Slack and Microsoft Teams
+// incoming webhooks show as it is, with the run's record beside it) or an e-mail (SMTP through
+// nodemailer), each for the outcomes it asks for. Made from the run's record, after it is
+// written: a notification that cannot be delivered is retried a few times and said on standard
+// error, and never changes the run's outcome. No URL or password of theirs is ever printed.
+
+import { hostname } from "node:os";
+import { redactText } from "../text/redact.js";
+import type { JobNotification, Outcome } from "./Job.js";
+import type { RunRecord } from "./runHistory.js";
+
+/** How a notification is delivered: its tries, and the wait before each retry. */
+export interface DeliveryOptions {
+  tries?: number;
+  backoffMs?: number;
+  /** Said for each delivery that failed for good (default: standard error). */
+  onFailure?: (message: string) => void;
+}
+
+/** How long a refusal that goes on is not notified again. */
+export const QUIET_MS = 24 * 3600_000;
+
+/**
+ * Whether `record` is told to anyone: its outcome is one someone asks for, and it is not a
+ * refusal like one already told within a day (a job refused every night tells once a day).
+ */
+export function worthTelling(record: RunRecord, history: readonly RunRecord[]): boolean {
+  if (record.outcome !== "refused") return true;
+  const since = Date.parse(record.end) - QUIET_MS;
+  return !history.some((r) => r.outcome === "refused" && r.notified === true && Date.parse(r.end) > since);
+}
+
+/** Sends `record` to each of `notify` that asks for its outcome; resolves when all are done. */
+export async function notifyRun(
+  record: RunRecord,
+  notify: readonly JobNotification[],
+  options: DeliveryOptions = {},
+): Promise<void> {
+  const wanted = notify.filter((n) => n.on.includes(record.outcome));
+  await Promise.all(
+    wanted.map((n) =>
+      deliver(() => (n.kind === "webhook" ? postWebhook(n.url, record) : sendEmail(n, record)), n, options),
+    ),
+  );
+}
+
+/** One notification, tried up to `tries` times; a failure for good is said, never thrown. */
+async function deliver(
+  send: () => Promise<void>,
+  to: JobNotification,
+  options: DeliveryOptions,
+): Promise<void> {
+  const tries = options.tries ?? 3;
+  const say = options.onFailure ?? ((message: string) => process.stderr.write(`syncfile: ${message}\n`));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await send();
+      return;
+    } catch (error) {
+      if (attempt >= tries) {
+        const what = to.kind === "webhook" ? "the webhook" : `the e-mail to ${to.to.join(", ")}`;
+        say(redactText(`${what} could not be sent after ${tries} tries: ${(error as Error).message}`));
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? 1000) * 2 ** (attempt - 1)));
+    }
+  }
+}
+
+/** The run in a line, as a person reads it in a chat or a subject. */
+export function headline(record: RunRecord): string {
+  const words: Readonly<Record<Outcome, string>> = {
+    synced: "synced",
+    recovered: "recovered: synced again",
+    unchanged: "unchanged",
+    invalid: "not pushed: the data is invalid",
+    failed: "failed",
+    refused: "refused by its guard",
+  };
+  return `syncfile job ${record.job}: ${words[record.outcome]}`;
+}
+
+/** The run in a few lines: the headline, what it says, the users a refusal would take away. */
+export function summary(record: RunRecord): string {
+  const lines = [headline(record)];
+  if (record.message) lines.push(record.message);
+  if (record.changes) {
+    const counted = Object.entries(record.changes)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${n} ${kind}`);
+    if (counted.length > 0) lines.push(`changes: ${counted.join(", ")}`);
+  }
+  if (record.takenAway && record.takenAway.length > 0) {
+    const more = (record.deletes ?? record.takenAway.length) - record.takenAway.length;
+    lines.push(`would take away: ${record.takenAway.join(", ")}${more > 0 ? ` and ${more} more` : ""}`);
+  }
+  if (record.source) lines.push(`source: ${record.source.from} (${record.source.bytes} bytes)`);
+  lines.push(`run ${record.id}, ${record.start} to ${record.end}`);
+  return lines.join("\n");
+}
+
+async function postWebhook(url: string, record: RunRecord): Promise<void> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ text: summary(record), run: record }),
+    signal: AbortSignal.timeout(15_000),
+  });
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`it answered ${response.status} ${response.statusText}`.trim());
+}
+
+async function sendEmail(to: Extract<JobNotification, { kind: "email" }>, record: RunRecord): Promise<void> {
+  // loaded here: a job without e-mail never loads nodemailer
+  const { createTransport } = await import("nodemailer");
+  const url = new URL(to.smtp);
+  const transport = createTransport({
+    host: url.hostname,
+    port: Number(url.port || (url.protocol === "smtps:" ? 465 : 25)),
+    secure: url.protocol === "smtps:",
+    ...(url.username
+      ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } }
+      : {}),
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+  });
+  try {
+    await transport.sendMail({
+      from: to.from ?? `syncfile <syncfile@${hostname()}>`,
+      to: [...to.to],
+      subject: headline(record),
+      text: `${summary(record)}\n`,
+    });
+  } finally {
+    transport.close();
+  }
+}
