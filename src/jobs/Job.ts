@@ -24,7 +24,7 @@ export interface Job {
   /** How the source's bytes are read; null: by the file's name, else JSON. */
   format: "json" | "csv" | "xlsx" | null;
   service: { url: string; apiKey: string; appAccount: number };
-  guard: { maxDeletes: number | string | null; allowEmpty: boolean };
+  guard: { maxDeletes: number | null; allowEmpty: boolean };
   /** live: push; staging: everything but the push. */
   mode: "live" | "staging";
   schedule: { cron: string; timezone: string | null } | null;

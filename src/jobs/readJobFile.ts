@@ -70,7 +70,7 @@ interface WrittenJob {
   mapping?: string;
   format?: Job["format"];
   service: { url: string; apiKey?: string; apiKey_file?: string; appAccount: number | string };
-  guard?: { maxDeletes?: number | string; allowEmpty?: boolean };
+  guard?: { maxDeletes?: number; allowEmpty?: boolean };
   mode?: Job["mode"];
   schedule?: { cron: string; timezone?: string };
   notify?: {

@@ -140,7 +140,7 @@ async function attempt(
         ...(job.read.mapping ? { mapping: job.read.mapping.document } : {}),
       },
       against: kept === null ? null : { kept },
-      ...(typeof job.guard.maxDeletes === "number" ? { maxDeletes: job.guard.maxDeletes } : {}),
+      ...(job.guard.maxDeletes !== null ? { maxDeletes: job.guard.maxDeletes } : {}),
       dryRun: staging,
       saveAs: join(job.state, LAST),
     });

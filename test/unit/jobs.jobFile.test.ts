@@ -167,7 +167,7 @@ describe("a job file", () => {
       "4:5: error: jobs[0].profil is not a field here; the fields here are name, source, profile, mapping, format, service, guard, mode, schedule, notify, state, keep",
       "6:12: error: jobs[0].service.url must be an http:// or https:// URL",
       "7:19: error: jobs[0].service.appAccount must be the app account's id, a whole number ≥ 1",
-      '8:26: error: jobs[0].guard.maxDeletes must be a number of users ≥ 0 or a share such as "20%"',
+      "8:26: error: jobs[0].guard.maxDeletes must be a number of users ≥ 0",
       "11:22: error: jobs[0].notify[0].on[1] must be synced, unchanged, refused, failed, invalid or recovered",
       "12:5: error: jobs[1] needs service",
     ]);
