@@ -3,7 +3,7 @@
 // each mistake at its line and column; when it is right, each job in one line. No secret is
 // printed: the service's URL only, through the one redaction.
 
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import type { Job } from "../jobs/Job.js";
 import type { RunRecord } from "../jobs/runHistory.js";
 import { redactUrl } from "../text/redact.js";
@@ -76,16 +76,9 @@ Examples:
 }
 
 async function runJobs(file: string, flags: RunFlags): Promise<number> {
-  const { JobFileError, readJobFile } = await import("../jobs/readJobFile.js");
   const { JobBusyError, runJob } = await import("../jobs/runJob.js");
-  let jobs: Job[];
-  try {
-    jobs = readJobFile(file);
-  } catch (error) {
-    if (!(error instanceof JobFileError)) throw error;
-    process.stderr.write(`syncfile: the job file ${file} cannot be used:\n${error.message}\n`);
-    return EXIT.usage;
-  }
+  const jobs = await jobsOf(file);
+  if (jobs === null) return EXIT.usage;
   const chosen = flags.job === undefined ? jobs : jobs.filter((j) => j.name === flags.job);
   if (chosen.length === 0) {
     throw new UsageError(
@@ -153,15 +146,8 @@ function counted(record: RunRecord): string {
 }
 
 async function runCheck(file: string): Promise<number> {
-  const { JobFileError, readJobFile } = await import("../jobs/readJobFile.js");
-  let jobs: Job[];
-  try {
-    jobs = readJobFile(file);
-  } catch (error) {
-    if (!(error instanceof JobFileError)) throw error;
-    process.stderr.write(`syncfile: the job file ${file} cannot be used:\n${error.message}\n`);
-    return EXIT.usage;
-  }
+  const jobs = await jobsOf(file);
+  if (jobs === null) return EXIT.usage;
   writeOut(
     process.stdout,
     `${file}: ${jobs.length} ${jobs.length === 1 ? "job" : "jobs"}\n${jobs.map(describe).join("")}`,
@@ -190,4 +176,117 @@ function describe(job: Job): string {
     `  ${job.name}: ${source}, read ${read}; ${job.mode === "staging" ? "staging (never pushed)" : "pushed"} to app account ${job.service.appAccount} of ${redactUrl(job.service.url)}\n` +
     `    schedule ${schedule}; state ${job.state}${notify.length > 0 ? `; notifies ${notify.join(", ")}` : ""}\n`
   );
+}
+
+/** The `approve` command: a refused run's data let through once; the exit code goes to `result.code`. */
+export function approveCommand(result: { code: number }): Command {
+  return new Command("approve")
+    .description("let the data of a job's refused run through once, on its next run (or now)")
+    .argument("<file>", "the job file")
+    .requiredOption("--job <name>", "the job whose last run was refused")
+    .option("--now", "run the job at once")
+    .addHelpText(
+      "after",
+      `
+Approves exactly the data the last run read (by its SHA-256): a later export that differs is
+judged by the guard again. The approval is used by the next run that reads that data, once.
+
+Exit codes: 0 approved (with --now: the run's, as syncfile run's), 2 usage, or no refused run
+to approve.
+
+Examples:
+  $ syncfile approve people.job.yaml --job people
+  $ syncfile approve people.job.yaml --job people --now`,
+    )
+    .action(async (file: string, flags: { job: string; now?: boolean }) => {
+      const jobs = await jobsOf(file);
+      if (jobs === null) {
+        result.code = EXIT.usage;
+        return;
+      }
+      const job = jobs.find((j) => j.name === flags.job);
+      if (!job) {
+        throw new UsageError(
+          `${file} has no job ${JSON.stringify(flags.job)}: its jobs are ${jobs.map((j) => j.name).join(", ")}`,
+        );
+      }
+      const { approve, NothingToApproveError } = await import("../jobs/runJob.js");
+      try {
+        const approval = await approve(job);
+        writeOut(
+          process.stdout,
+          `${job.name}: the data of run ${approval.run} goes through on the ${flags.now ? "run now" : "next run"}\n`,
+        );
+      } catch (error) {
+        if (!(error instanceof NothingToApproveError)) throw error;
+        throw new UsageError(error.message);
+      }
+      result.code = flags.now ? await runJobs(file, { job: job.name, lockWait: 60 }) : EXIT.ok;
+    });
+}
+
+/** The `runs` command: a job file's history; the exit code goes to `result.code`. */
+export function runsCommand(result: { code: number }): Command {
+  return new Command("runs")
+    .description("list the runs of a job file's jobs, newest last")
+    .argument("<file>", "the job file")
+    .option("--job <name>", "this job's runs only")
+    .addOption(
+      new Option("--format <format>", "text, or json: a run record a line")
+        .choices(["text", "json"])
+        .default("text"),
+    )
+    .addHelpText(
+      "after",
+      `
+Each run: its id, when it ended, its outcome and what it said. --format json prints the records
+as the job's runs.jsonl keeps them.
+
+Exit codes: 0 listed, 2 usage.
+
+Examples:
+  $ syncfile runs people.job.yaml
+  $ syncfile runs people.job.yaml --job people --format json | jq 'select(.outcome == "refused")'`,
+    )
+    .action(async (file: string, flags: { job?: string; format: "text" | "json" }) => {
+      const jobs = await jobsOf(file);
+      if (jobs === null) {
+        result.code = EXIT.usage;
+        return;
+      }
+      const chosen = flags.job === undefined ? jobs : jobs.filter((j) => j.name === flags.job);
+      if (chosen.length === 0) {
+        throw new UsageError(
+          `${file} has no job ${JSON.stringify(flags.job)}: its jobs are ${jobs.map((j) => j.name).join(", ")}`,
+        );
+      }
+      const { readRuns } = await import("../jobs/runHistory.js");
+      for (const job of chosen) {
+        const runs = await readRuns(job.state);
+        if (flags.format === "json") {
+          writeOut(process.stdout, runs.map((r) => `${JSON.stringify(r)}\n`).join(""));
+        } else {
+          const lines = runs.map(
+            (r) => `  ${r.id}  ${r.end}  ${r.outcome}${r.message ? ` — ${r.message}` : ""}${counted(r)}\n`,
+          );
+          writeOut(
+            process.stdout,
+            `${job.name}: ${runs.length} ${runs.length === 1 ? "run" : "runs"}\n${lines.join("")}`,
+          );
+        }
+      }
+      result.code = EXIT.ok;
+    });
+}
+
+/** The jobs of `file`, or null with its mistakes said. */
+async function jobsOf(file: string): Promise<Job[] | null> {
+  const { JobFileError, readJobFile } = await import("../jobs/readJobFile.js");
+  try {
+    return readJobFile(file);
+  } catch (error) {
+    if (!(error instanceof JobFileError)) throw error;
+    process.stderr.write(`syncfile: the job file ${file} cannot be used:\n${error.message}\n`);
+    return null;
+  }
 }

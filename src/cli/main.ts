@@ -13,7 +13,7 @@ import { convertCommand } from "./convertCommand.js";
 import { diffCommand } from "./diffCommand.js";
 import { downloadCommand } from "./downloadCommand.js";
 import { EXIT } from "./exitCodes.js";
-import { jobCommand, runCommand } from "./jobCommand.js";
+import { approveCommand, jobCommand, runCommand, runsCommand } from "./jobCommand.js";
 import { mappingCommand } from "./mappingCommand.js";
 import { profilesCommand } from "./profilesCommand.js";
 import { pushCommand } from "./pushCommand.js";
@@ -43,6 +43,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     diffCommand(result),
     jobCommand(result),
     runCommand(result),
+    runsCommand(result),
+    approveCommand(result),
   ]) {
     for (const sub of command.commands) {
       sub

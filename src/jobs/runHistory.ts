@@ -32,6 +32,8 @@ export interface RunRecord {
   users?: number;
   /** What happened, in words ("" when the outcome says it all). */
   message: string;
+  /** The refused run whose data an admin approved, when this run went through by that approval. */
+  approved?: string;
   /** Whether the run was told to whom the job notifies (a refusal that goes on: once a day). */
   notified?: boolean;
 }

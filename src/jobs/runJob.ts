@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { prepareStateFolder, stateFileExists } from "../bytes/stateFile.js";
+import { prepareStateFolder, readStateFile, stateFileExists, writeStateFile } from "../bytes/stateFile.js";
 import { ApiError } from "../client/ApiError.js";
 import { ConnectionError } from "../client/ConnectionError.js";
 import { type Client, createClient } from "../client/createClient.js";
@@ -126,6 +126,9 @@ async function attempt(
     };
   }
   const staging = options.dryRun === true || job.mode === "staging";
+  // an admin let this very data through once (syncfile approve): the guard does not stop it
+  const approval = await readApproval(job.state);
+  const approved = approval !== null && approval.sha256 === source.sha256;
   const client = staging
     ? null
     : (options.client ?? createClient({ baseUrl: job.service.url, apiKey: job.service.apiKey }));
@@ -143,6 +146,7 @@ async function attempt(
       ...(job.guard.maxDeletes !== null ? { maxDeletes: job.guard.maxDeletes } : {}),
       dryRun: staging,
       saveAs: join(job.state, LAST),
+      ...(approved ? { allowDeletes: true } : {}),
     });
   } catch (error) {
     if (error instanceof ApiError || error instanceof ConnectionError) {
@@ -150,7 +154,9 @@ async function attempt(
     }
     throw error;
   }
-  return { ...said, ...outcomeOf(result, staging) };
+  const ended = { ...said, ...outcomeOf(result, staging), ...(approved ? { approved: approval.run } : {}) };
+  if (approved && result.synced) await rm(join(job.state, APPROVAL), { force: true }); // once
+  return ended;
 }
 
 /** What a push's result makes of the run. */
@@ -210,6 +216,52 @@ function recovered(ended: Ended, previous: RunRecord | null): Outcome {
 
 /** What a run whose source is the file last pushed says. */
 const SAME_AS_PUSHED = "the source is what this job last pushed: nothing was uploaded";
+
+/** What `syncfile approve` lets through once: the data of a refused run, by its hash. */
+export interface Approval {
+  sha256: string;
+  /** The refused run it was given for. */
+  run: string;
+  at: string;
+}
+
+/** The approval in a job's state folder. */
+export const APPROVAL = "approval.json";
+
+/** The approval waiting in `state`, or null. */
+export async function readApproval(state: string): Promise<Approval | null> {
+  const text = await readStateFile(join(state, APPROVAL));
+  if (text === null) return null;
+  try {
+    const approval = JSON.parse(text) as Approval;
+    return typeof approval.sha256 === "string" ? approval : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Lets the data of the job's last run, refused by its guard, through once, on the next run;
+ * throws when the last run was not a refusal.
+ */
+export async function approve(job: Job, now: number = Date.now()): Promise<Approval> {
+  const last = (await readRuns(job.state)).at(-1);
+  if (last?.outcome !== "refused" || last.source === undefined) {
+    throw new NothingToApproveError(
+      last === undefined
+        ? `the job ${job.name} has not run yet: nothing to approve`
+        : `the last run of the job ${job.name} (${last.id}) was ${last.outcome}, not refused: nothing to approve`,
+    );
+  }
+  const approval: Approval = { sha256: last.source.sha256, run: last.id, at: new Date(now).toISOString() };
+  await writeStateFile(join(job.state, APPROVAL), `${JSON.stringify(approval)}\n`);
+  return approval;
+}
+
+/** No refused run to approve. */
+export class NothingToApproveError extends Error {
+  override readonly name = "NothingToApproveError";
+}
 
 /** The copy of the file this job last pushed, or null before its first push. */
 async function keptState(state: string): Promise<string | null> {

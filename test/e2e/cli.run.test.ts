@@ -170,6 +170,56 @@ describe("syncfile run", () => {
     expect(taken.code, taken.stderr).toBe(0);
   });
 
+  it("lets a refused run's data through once when approved, for that data only; lists the runs", async () => {
+    const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
+    const job = join(dir, "people.job.yaml");
+    const env = { ...process.env, BASE_URL: server.url, API_KEY: KEY };
+    const approve = (...flags: string[]) => runCli(["approve", job, "--job", "people", ...flags], { env });
+    exportOf(dir, "people-1.csv", 40, 120);
+    expect((await run()).code).toBe(0);
+    const nothing = await approve();
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toMatch(
+      /^syncfile: the last run of the job people \(\S+\) was synced, not refused: nothing to approve\n/,
+    );
+
+    // the company really did shrink: the admin lets this export through
+    exportOf(dir, "people-2.csv", 5, 60);
+    expect((await run()).code).toBe(5);
+    const approved = await approve();
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(/^people: the data of run \S+ goes through on the next run\n$/);
+    // a different export is judged by the guard again, and the approval waits for its own data
+    exportOf(dir, "people-3.csv", 4, 50);
+    expect((await run()).code).toBe(5);
+    exportOf(dir, "people-4.csv", 5, 40); // the approved data again, a file of its own
+    const through = await run();
+    expect(through.code, through.stdout).toBe(0);
+    expect(through.stdout).toMatch(/^people: recovered; 35 user\.removed; 5 users, file \d+, sync \d+/);
+    expect(await usersOf(account)).toHaveLength(5);
+    // once: the approval is gone
+    expect((await approve()).code).toBe(2);
+
+    const listed = await runCli(["runs", job], { env });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split("\n")[0]).toBe("people: 4 runs");
+    expect(listed.stdout).toMatch(
+      /^ {2}\S+ {2}\S+ {2}recovered; 35 user\.removed; 5 users, file \d+, sync \d+$/m,
+    );
+    const json = await runCli(["runs", job, "--job", "people", "--format", "json"], { env });
+    const records = json.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(records.map((r: { outcome: string }) => r.outcome)).toEqual([
+      "synced",
+      "refused",
+      "refused",
+      "recovered",
+    ]);
+    expect(records[3].approved).toBe(records[1].id);
+  });
+
   it("dry-runs: compares, never pushes", async () => {
     const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
     exportOf(dir, "people-1.csv", 3);

@@ -201,7 +201,12 @@ describe("parallel validation", { timeout: 120_000 }, () => {
     ...readdirSync(fixture("valid")).map((f) => `valid/${f}`),
     ...readdirSync(fixture("invalid")).map((f) => `invalid/${f}`),
     // exports read through their profiles: the parsing thread maps their rows too
-    ...readdirSync(fixture("exports")).map((f) => `exports/${f}`),
+    ...readdirSync(fixture("exports"), { withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => `exports/${f.name}`),
+    ...readdirSync(fixture("exports/unprofiled"))
+      .filter((f) => f.endsWith(".csv"))
+      .map((f) => `exports/unprofiled/${f}`),
   ].filter((f) => !f.endsWith(".xlsx") && !f.endsWith(".expected.json"));
 
   it.each(files)("matches one thread on %s", async (name) => {
