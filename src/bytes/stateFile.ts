@@ -8,9 +8,18 @@
 
 import { constants } from "node:fs";
 import { copyFile, lstat, mkdir, open, rm, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { replaceFile, temporaryPathBeside } from "./replaceFile.js";
 import { removeAtExit } from "./temporaryFiles.js";
+
+/** The folder syncfile keeps its state in: SYNCFILE_STATE_DIR, else $XDG_STATE_HOME/syncfile. */
+export function stateHome(): string {
+  return (
+    process.env.SYNCFILE_STATE_DIR ??
+    join(process.env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "syncfile")
+  );
+}
 
 // a system without it (Windows) has no links planted by another user in one's own folders
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;

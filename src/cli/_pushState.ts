@@ -4,9 +4,8 @@
 // warning, never a failure.
 
 import { createHash } from "node:crypto";
-import { homedir } from "node:os";
 import { join } from "node:path";
-import { readStateFile, stateFileExists } from "../bytes/stateFile.js";
+import { readStateFile, stateFileExists, stateHome } from "../bytes/stateFile.js";
 import { ApiError } from "../client/ApiError.js";
 import type { Client } from "../client/createClient.js";
 import type { PreviousState } from "../client/pushFile.js";
@@ -15,9 +14,7 @@ import { describeIoError } from "./_io.js";
 
 /** Where the last file pushed to this account of this service is kept (without its extension). */
 export function pushState(flags: { baseUrl?: string; appAccount: number }): string {
-  const dir =
-    process.env.SYNCFILE_STATE_DIR ??
-    join(process.env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "syncfile");
+  const dir = stateHome();
   const service = createHash("sha256")
     .update(new URL(flags.baseUrl ?? "").href)
     .digest("hex")

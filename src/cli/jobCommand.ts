@@ -6,7 +6,7 @@
 import { Command, Option } from "commander";
 import type { Job } from "../jobs/Job.js";
 import type { RunRecord } from "../jobs/runHistory.js";
-import { redactUrl } from "../text/redact.js";
+import { redactText, redactUrl } from "../text/redact.js";
 import { writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
@@ -161,7 +161,7 @@ function describe(job: Job): string {
     job.source.kind === "file"
       ? `file ${job.source.path}`
       : job.source.kind === "command"
-        ? `command ${job.source.command.join(" ")}`
+        ? `command ${redactText(job.source.command.join(" "))}`
         : `http ${redactUrl(job.source.url)}`;
   const read = job.read.mapping
     ? `mapping ${job.read.mapping.path}`

@@ -5,7 +5,6 @@
 // one redaction (src/text/redact.ts) before any message can quote it.
 
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { Cron } from "croner";
 import {
@@ -19,9 +18,10 @@ import {
   visit,
   type YAMLMap,
 } from "yaml";
+import { stateHome } from "../bytes/stateFile.js";
 import { PROFILES, profileNamed } from "../mapping/profiles.js";
 import { MappingError, readMapping } from "../mapping/readMapping.js";
-import { knownFields, place, schemaProblems } from "../schema/schemaProblems.js";
+import { place, schemaProblems } from "../schema/schemaProblems.js";
 import { schemas } from "../schema/schemas.js";
 import { getValidators } from "../schema/validators.js";
 import { pointerSegments } from "../text/pointer.js";
@@ -367,10 +367,7 @@ function checkSchedule(
 
 /** A job's state folder when it does not say: push's state folder, a folder per job. */
 function defaultState(name: string): string {
-  const dir =
-    process.env.SYNCFILE_STATE_DIR ??
-    join(process.env.XDG_STATE_HOME ?? join(homedir(), ".local", "state"), "syncfile");
-  return join(dir, "jobs", name);
+  return join(stateHome(), "jobs", name);
 }
 
 /** A secret's file as systemd credentials and Kubernetes secrets write it: one trailing line break left out. */
@@ -387,6 +384,3 @@ function inOrder(problems: JobFileProblem[]): JobFileProblem[] {
 function yamlMessage(message: string): string {
   return `error: ${message.replace(/ at line \d+, column \d+.*$/s, "")}`;
 }
-
-/** The fields a job may have, for messages and completion. */
-export const JOB_FIELDS = knownFields(schemas.job, "/jobs/0");

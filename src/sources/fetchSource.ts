@@ -98,7 +98,8 @@ async function fetchCommand(
   signal: AbortSignal | undefined,
 ): Promise<SourceFile> {
   const [program, ...args] = source.command as [string, ...string[]];
-  const said = source.command.join(" ");
+  // a database URL among the arguments: its password reaches no message and no record
+  const said = redactText(source.command.join(" "));
   const child = spawn(program, args, {
     cwd: source.cwd,
     stdio: ["ignore", "pipe", "pipe"],

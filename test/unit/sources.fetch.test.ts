@@ -99,6 +99,8 @@ describe("a command source", () => {
           process.execPath,
           "-e",
           "process.stdout.write('email\\n'); console.error('connecting with db-password-31337'); console.error('FATAL: no such table'); process.exit(3)",
+          // a database URL among the arguments: its password is in no message either
+          "postgres://reader:pw-in-argument-77@db.example.com/hr",
         ],
         cwd: dir,
       },
@@ -106,6 +108,9 @@ describe("a command source", () => {
     );
     await expect(failing).rejects.toThrow(SourceError);
     await expect(failing).rejects.toThrow(/exited with 3: connecting with \*\*\* \/ FATAL: no such table$/);
+    await expect(failing).rejects.toThrow(
+      /^\S+ -e .* postgres:\/\/reader:\*\*\*@db\.example\.com\/hr exited with 3/,
+    );
   });
 
   it("fails when the program is not there", async () => {
