@@ -84,6 +84,15 @@ export class ValidationCore {
       if (!readingStopped) {
         this.#recordErrorsBase = this.#collector.errorCount;
         for (const check of this.#checks) check.end?.(this.#context);
+        // a JSON document says so itself (users missing or []); rows that hold no user, and
+        // no error that says why, a header alone, convert to a file the service refuses
+        if (this.#options.format !== "json" && this.#users === 0 && this.#collector.errorCount === 0) {
+          this.#collector.add("document.users.empty", {
+            location: { line: 1, column: 1, offset: 0 },
+            row: 0,
+            hint: "no row holds a user (an email): the service needs at least one valid user in every file",
+          });
+        }
       }
     } finally {
       this.dispose();

@@ -108,8 +108,8 @@ describe("the row check", () => {
     // no license either: said once, as the user's missing email
     const bare = csv("email,firstName,lastName\n,Ada,Lovelace\n");
     expect(bare.findings.map((f) => [f.code, f.field])).toEqual([["csv.row.user", "firstName"]]);
-    // a license row of the canonical layout is still one
-    expect(codes(csv("email,licenseName,pricePerUser\n,Pro,1250\n"))).toEqual([]);
+    // a license row of the canonical layout is still one: only the missing users are said
+    expect(codes(csv("email,licenseName,pricePerUser\n,Pro,1250\n"))).toEqual(["document.users.empty"]);
   });
 });
 
