@@ -3,11 +3,15 @@
 // each mistake at its line and column; when it is right, each job in one line. No secret is
 // printed: the service's URL only, through the one redaction.
 
+import { once } from "node:events";
+import { createReadStream } from "node:fs";
+import { join } from "node:path";
 import { Command, Option } from "commander";
+import { runLine, runSummary } from "../jobs/describeRun.js";
 import type { Job } from "../jobs/Job.js";
 import type { RunRecord } from "../jobs/runHistory.js";
 import { redactText, redactUrl } from "../text/redact.js";
-import { writeOut } from "./_io.js";
+import { describeIoError, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
 
@@ -77,14 +81,8 @@ Examples:
 
 async function runJobs(file: string, flags: RunFlags): Promise<number> {
   const { JobBusyError, runJob } = await import("../jobs/runJob.js");
-  const jobs = await jobsOf(file);
-  if (jobs === null) return EXIT.usage;
-  const chosen = flags.job === undefined ? jobs : jobs.filter((j) => j.name === flags.job);
-  if (chosen.length === 0) {
-    throw new UsageError(
-      `${file} has no job ${JSON.stringify(flags.job)}: its jobs are ${jobs.map((j) => j.name).join(", ")}`,
-    );
-  }
+  const chosen = await chosenJobs(file, flags.job);
+  if (chosen === null) return EXIT.usage;
   let code: number = EXIT.ok;
   for (const job of chosen) {
     try {
@@ -92,11 +90,7 @@ async function runJobs(file: string, flags: RunFlags): Promise<number> {
         lockWaitMs: flags.lockWait * 1000,
         ...(flags.dryRun ? { dryRun: true } : {}),
       });
-      const said = record.message ? ` — ${record.message}` : "";
-      writeOut(
-        process.stdout,
-        `${job.name}: ${record.outcome}${said}${counted(record)} (run ${record.id})\n`,
-      );
+      writeOut(process.stdout, `${runLine(record)}\n`);
       const failing = record.outcome === "failed" && record.step === "push" ? "unavailable" : record.outcome;
       code = Math.max(code, EXIT_OF[failing]);
     } catch (error) {
@@ -127,23 +121,6 @@ const EXIT_OF: Readonly<Record<RunRecord["outcome"] | "unavailable", number>> = 
   refused: EXIT.guard,
   unavailable: EXIT.unavailable,
 };
-
-/** What a run changed, counted: "; 3 added, 1 removed; file 12, sync 7". */
-function counted(record: RunRecord): string {
-  const changes = Object.entries(record.changes ?? {})
-    .filter(([, n]) => n > 0)
-    .map(([kind, n]) => `${n} ${kind}`);
-  const ids =
-    record.fileId !== undefined
-      ? [`${record.users} users`, `file ${record.fileId}`, `sync ${record.syncId}`]
-      : [];
-  const listed = record.takenAway ?? [];
-  const more = (record.deletes ?? listed.length) - listed.length;
-  const taken =
-    listed.length > 0 ? [`would take away ${listed.join(", ")}${more > 0 ? ` and ${more} more` : ""}`] : [];
-  const parts = [changes.join(", "), ids.join(", "), ...taken].filter((p) => p !== "");
-  return parts.length > 0 ? `; ${parts.join("; ")}` : "";
-}
 
 async function runCheck(file: string): Promise<number> {
   const jobs = await jobsOf(file);
@@ -225,58 +202,147 @@ Examples:
     });
 }
 
-/** The `runs` command: a job file's history; the exit code goes to `result.code`. */
+/** The `runs` command and its `show`: a job file's history; the exit code goes to `result.code`. */
 export function runsCommand(result: { code: number }): Command {
-  return new Command("runs")
-    .description("list the runs of a job file's jobs, newest last")
+  const show = new Command("show")
+    .description("print one run: its record, where its changes and their page are kept")
     .argument("<file>", "the job file")
-    .option("--job <name>", "this job's runs only")
+    .argument("<run>", "the run's id (as syncfile runs lists it), or last")
+    .option("--job <name>", "the job whose run it is (needed for last when the file has several jobs)")
+    .option("--changes", "print the run's changes instead, a JSON line each (as syncfile diff --format json)")
     .addOption(
-      new Option("--format <format>", "text, or json: a run record a line")
+      new Option("--format <format>", "text, or json: the record as runs.jsonl keeps it")
         .choices(["text", "json"])
         .default("text"),
     )
     .addHelpText(
       "after",
       `
-Each run: its id, when it ended, its outcome and what it said. --format json prints the records
-as the job's runs.jsonl keeps them.
+A run that compared its data with the file last pushed keeps its changes in the job's state
+folder: runs/RUN.changes.jsonl, every change, and runs/RUN.html, the page of them.
+
+Exit codes: 0 printed, 2 usage (no such run).
+
+Examples:
+  $ syncfile runs show people.job.yaml last --job people
+  $ syncfile runs show people.job.yaml 20261128T020000Z-3fa2c1 --changes | jq -r 'select(.kind == "user.removed") | .email'`,
+    )
+    .action(async (file: string, id: string, flags: ShowFlags) => {
+      result.code = await showRun(file, id, flags);
+    });
+  return (
+    new Command("runs")
+      .description("list the runs of a job file's jobs, newest last; runs show prints one")
+      // show's --job and --format are its own, not the list's
+      .enablePositionalOptions()
+      .argument("<file>", "the job file")
+      .option("--job <name>", "this job's runs only")
+      .addOption(
+        new Option("--format <format>", "text, or json: a run record a line")
+          .choices(["text", "json"])
+          .default("text"),
+      )
+      .addHelpText(
+        "after",
+        `
+Each run: when it ended, its outcome and what it said, its id. --format json prints the records
+as the job's runs.jsonl keeps them. Runs are kept for the job's keep: days (30 by default).
 
 Exit codes: 0 listed, 2 usage.
 
 Examples:
   $ syncfile runs people.job.yaml
-  $ syncfile runs people.job.yaml --job people --format json | jq 'select(.outcome == "refused")'`,
-    )
-    .action(async (file: string, flags: { job?: string; format: "text" | "json" }) => {
-      const jobs = await jobsOf(file);
-      if (jobs === null) {
-        result.code = EXIT.usage;
-        return;
-      }
-      const chosen = flags.job === undefined ? jobs : jobs.filter((j) => j.name === flags.job);
-      if (chosen.length === 0) {
-        throw new UsageError(
-          `${file} has no job ${JSON.stringify(flags.job)}: its jobs are ${jobs.map((j) => j.name).join(", ")}`,
-        );
-      }
-      const { readRuns } = await import("../jobs/runHistory.js");
-      for (const job of chosen) {
-        const runs = await readRuns(job.state);
-        if (flags.format === "json") {
-          writeOut(process.stdout, runs.map((r) => `${JSON.stringify(r)}\n`).join(""));
-        } else {
-          const lines = runs.map(
-            (r) => `  ${r.id}  ${r.end}  ${r.outcome}${r.message ? ` — ${r.message}` : ""}${counted(r)}\n`,
-          );
-          writeOut(
-            process.stdout,
-            `${job.name}: ${runs.length} ${runs.length === 1 ? "run" : "runs"}\n${lines.join("")}`,
-          );
+  $ syncfile runs people.job.yaml --job people --format json | jq 'select(.outcome == "refused")'
+  $ syncfile runs show people.job.yaml last --job people`,
+      )
+      .action(async (file: string, flags: { job?: string; format: "text" | "json" }) => {
+        const chosen = await chosenJobs(file, flags.job);
+        if (chosen === null) {
+          result.code = EXIT.usage;
+          return;
         }
-      }
-      result.code = EXIT.ok;
-    });
+        const { readRuns } = await import("../jobs/runHistory.js");
+        for (const job of chosen) {
+          const runs = await readRuns(job.state);
+          if (flags.format === "json") {
+            writeOut(process.stdout, runs.map((r) => `${JSON.stringify(r)}\n`).join(""));
+          } else {
+            const lines = runs.map((r) => `  ${r.end}  ${runLine(r)}\n`);
+            writeOut(
+              process.stdout,
+              `${job.name}: ${runs.length} ${runs.length === 1 ? "run" : "runs"}\n${lines.join("")}`,
+            );
+          }
+        }
+        result.code = EXIT.ok;
+      })
+      .addCommand(show)
+  );
+}
+
+interface ShowFlags {
+  job?: string;
+  changes?: boolean;
+  format: "text" | "json";
+}
+
+async function showRun(file: string, id: string, flags: ShowFlags): Promise<number> {
+  const chosen = await chosenJobs(file, flags.job);
+  if (chosen === null) return EXIT.usage;
+  if (id === "last" && chosen.length > 1) {
+    throw new UsageError(
+      `${file} has ${chosen.length} jobs: say whose last run with --job (${chosen.map((j) => j.name).join(", ")})`,
+    );
+  }
+  const { readRuns } = await import("../jobs/runHistory.js");
+  for (const job of chosen) {
+    const runs = await readRuns(job.state);
+    const record = id === "last" ? runs.at(-1) : runs.find((r) => r.id === id);
+    if (record === undefined) continue;
+    const files = record.files && {
+      changes: join(job.state, record.files.changes),
+      report: join(job.state, record.files.report),
+    };
+    if (flags.changes) {
+      if (!files) throw new UsageError(`run ${record.id} compared nothing: it has no changes to print`);
+      await copyOut(files.changes).catch((error) => {
+        throw new UsageError(`the changes of run ${record.id} cannot be read: ${describeIoError(error)}`);
+      });
+    } else if (flags.format === "json") {
+      writeOut(process.stdout, `${JSON.stringify(record)}\n`);
+    } else {
+      const kept = files ? `changes: ${files.changes}\npage: ${files.report}\n` : "";
+      const notified = record.notified ? "notified\n" : "";
+      writeOut(process.stdout, `${runSummary(record)}\nmode: ${record.mode}\n${notified}${kept}`);
+    }
+    return EXIT.ok;
+  }
+  const whose = chosen.length === 1 ? `the job ${chosen[0]?.name}` : file;
+  throw new UsageError(
+    id === "last"
+      ? `${whose} has not run yet (or its runs are older than it keeps)`
+      : `${whose} has no run ${JSON.stringify(id)} (syncfile runs ${file} lists those it keeps)`,
+  );
+}
+
+/** The file at `path` written to standard output, as fast as it takes it. */
+async function copyOut(path: string): Promise<void> {
+  for await (const chunk of createReadStream(path)) {
+    if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+  }
+}
+
+/** The jobs of `file` that `name` picks (all without it); null with the file's mistakes said. */
+async function chosenJobs(file: string, name: string | undefined): Promise<Job[] | null> {
+  const jobs = await jobsOf(file);
+  if (jobs === null) return null;
+  const chosen = name === undefined ? jobs : jobs.filter((j) => j.name === name);
+  if (chosen.length === 0) {
+    throw new UsageError(
+      `${file} has no job ${JSON.stringify(name)}: its jobs are ${jobs.map((j) => j.name).join(", ")}`,
+    );
+  }
+  return chosen;
 }
 
 /** The jobs of `file`, or null with its mistakes said. */

@@ -30,6 +30,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     .version(packageJson.version, "-v, --version")
     .showHelpAfterError("(add --help for usage)")
     .configureOutput({ outputError: (text, write) => write(`syncfile: ${text.replace(/^error: /, "")}`) })
+    // a command's options are its own: runs show --format is show's, not runs'
+    .enablePositionalOptions()
     .exitOverride();
   for (const command of [
     validateCommand(result),

@@ -53,6 +53,9 @@ export interface PushOptions extends Omit<SyncOptions, "format"> {
   allowDeletes?: boolean;
   /** Stop after the comparison: nothing is uploaded or synced. */
   dryRun?: boolean;
+  /** Told each change the comparison finds (with `against`), as `syncfile diff` lists them. */
+  onChange?: (change: Change) => void;
+
   /**
    * Where to copy what went up once it is synced, the next push's `against`: this path with
    * `.json` or `.csv` after it, as the file that went up (the other one removed), through the
@@ -164,7 +167,7 @@ async function compareAndUpload(
   if (options.against !== undefined) {
     options.onStep?.("compare");
     const previous = typeof options.against === "function" ? await options.against() : options.against;
-    const local = await compare(previous, path, options.maxDeletes);
+    const local = await compare(previous, path, options.maxDeletes, options.onChange);
     const service =
       typeof options.serviceMaxDeletes === "function"
         ? await options.serviceMaxDeletes()
@@ -224,7 +227,12 @@ export class StateFolderError extends Error {
 }
 
 /** What a sync of `path` changes against `previous` (null: none, a first push). */
-async function compare(previous: PreviousState, path: string, maxDeletes?: number): Promise<PushChanges> {
+async function compare(
+  previous: PreviousState,
+  path: string,
+  maxDeletes?: number,
+  onChange?: (change: Change) => void,
+): Promise<PushChanges> {
   if (previous === null) {
     return {
       compared: false,
@@ -250,6 +258,7 @@ async function compare(previous: PreviousState, path: string, maxDeletes?: numbe
   const firstDeletes: string[] = [];
   const found = await diffFiles(file, path, (change) => {
     if (takesAway(change) && firstDeletes.length < LISTED_DELETES) firstDeletes.push(change.email);
+    onChange?.(change);
   });
   if (!found.old.valid && typeof previous === "object") {
     const errors = found.old.counts.error;

@@ -15,6 +15,8 @@ export function diffText(
   title: string,
   counts: DiffResult["counts"],
   listed: ReadonlyMap<Change["kind"], readonly Change[]>,
+  /** Where the changes not listed are: said beside their number. */
+  rest = "--limit",
 ): string {
   const total = totalOf(counts);
   const lines = [
@@ -64,6 +66,8 @@ export function diffHtml(
   title: string,
   counts: DiffResult["counts"],
   listed: ReadonlyMap<Change["kind"], readonly Change[]>,
+  /** Where the changes not listed are: said beside their number. */
+  rest = "--limit",
 ): string {
   const total = totalOf(counts);
   const out = [
@@ -79,7 +83,7 @@ export function diffHtml(
       "</tbody></table>",
     );
     const more = counts[kind] - changes.length;
-    if (more > 0) out.push(`<p class="note">${escapeHtml(`${more} more not listed (--limit)`)}</p>`);
+    if (more > 0) out.push(`<p class="note">${escapeHtml(`${more} more not listed (${rest})`)}</p>`);
   }
   return htmlPage(`${title} — syncfile diff`, out.join("\n"));
 }

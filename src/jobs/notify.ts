@@ -6,7 +6,8 @@
 
 import { hostname } from "node:os";
 import { redactText } from "../text/redact.js";
-import type { JobNotification, Outcome } from "./Job.js";
+import { headline, runSummary } from "./describeRun.js";
+import type { JobNotification } from "./Job.js";
 import type { RunRecord } from "./runHistory.js";
 
 /** How a notification is delivered: its tries, and the wait before each retry. */
@@ -67,43 +68,11 @@ async function deliver(
   }
 }
 
-/** The run in a line, as a person reads it in a chat or a subject. */
-export function headline(record: RunRecord): string {
-  const words: Readonly<Record<Outcome, string>> = {
-    synced: "synced",
-    recovered: "recovered: synced again",
-    unchanged: "unchanged",
-    invalid: "not pushed: the data is invalid",
-    failed: "failed",
-    refused: "refused by its guard",
-  };
-  return `syncfile job ${record.job}: ${words[record.outcome]}`;
-}
-
-/** The run in a few lines: the headline, what it says, the users a refusal would take away. */
-export function summary(record: RunRecord): string {
-  const lines = [headline(record)];
-  if (record.message) lines.push(record.message);
-  if (record.changes) {
-    const counted = Object.entries(record.changes)
-      .filter(([, n]) => n > 0)
-      .map(([kind, n]) => `${n} ${kind}`);
-    if (counted.length > 0) lines.push(`changes: ${counted.join(", ")}`);
-  }
-  if (record.takenAway && record.takenAway.length > 0) {
-    const more = (record.deletes ?? record.takenAway.length) - record.takenAway.length;
-    lines.push(`would take away: ${record.takenAway.join(", ")}${more > 0 ? ` and ${more} more` : ""}`);
-  }
-  if (record.source) lines.push(`source: ${record.source.from} (${record.source.bytes} bytes)`);
-  lines.push(`run ${record.id}, ${record.start} to ${record.end}`);
-  return lines.join("\n");
-}
-
 async function postWebhook(url: string, record: RunRecord): Promise<void> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ text: summary(record), run: record }),
+    body: JSON.stringify({ text: runSummary(record), run: record }),
     signal: AbortSignal.timeout(15_000),
   });
   await response.body?.cancel();
@@ -129,7 +98,7 @@ async function sendEmail(to: Extract<JobNotification, { kind: "email" }>, record
       from: to.from ?? `syncfile <syncfile@${hostname()}>`,
       to: [...to.to],
       subject: headline(record),
-      text: `${summary(record)}\n`,
+      text: `${runSummary(record)}\n`,
     });
   } finally {
     transport.close();

@@ -3,6 +3,7 @@
 // helper of state files (a temporary file, fsync, rename, never through a link), so that a run
 // cut short leaves the history as it was, never half a line.
 
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { readStateFile, writeStateFile } from "../bytes/stateFile.js";
 import type { Outcome } from "./Job.js";
@@ -36,10 +37,23 @@ export interface RunRecord {
   approved?: string;
   /** Whether the run was told to whom the job notifies (a refusal that goes on: once a day). */
   notified?: boolean;
+  /** Its changes (JSON lines) and their page, relative to the state folder: runs that compared. */
+  files?: { changes: string; report: string };
 }
 
 /** The history's file in a job's state folder. */
 export const RUNS_FILE = "runs.jsonl";
+
+/** The folder of runs' changes and pages in a job's state folder. */
+export const RUN_FILES = "runs";
+
+/** What a run's id looks like: its start, to the second, and six hexadecimal digits. */
+export const RUN_ID = /^\d{8}T\d{6}Z-[0-9a-f]{6}$/;
+
+/** Where run `id`'s changes and page are kept, relative to the job's state folder. */
+export function runFiles(id: string): { changes: string; report: string } {
+  return { changes: `${RUN_FILES}/${id}.changes.jsonl`, report: `${RUN_FILES}/${id}.html` };
+}
 
 /** The runs of the job whose state folder is `state`, oldest first; none before its first run. */
 export async function readRuns(state: string): Promise<RunRecord[]> {
@@ -65,7 +79,16 @@ export async function appendRun(
   now: number,
 ): Promise<void> {
   const since = now - keepDays * 86_400_000;
-  const kept = (await readRuns(state)).filter((r) => Date.parse(r.end) >= since);
+  const runs = await readRuns(state);
+  const kept = runs.filter((r) => Date.parse(r.end) >= since);
   kept.push(record);
   await writeStateFile(join(state, RUNS_FILE), kept.map((r) => `${JSON.stringify(r)}\n`).join(""));
+  // the dropped runs' changes and pages go with them, once the history no longer names them
+  const dropped = runs.filter((r) => Date.parse(r.end) < since);
+  for (const run of dropped) {
+    if (!RUN_ID.test(run.id)) continue; // a line edited by hand names no file of ours
+    const files = runFiles(run.id);
+    await rm(join(state, files.changes), { force: true });
+    await rm(join(state, files.report), { force: true });
+  }
 }

@@ -18,6 +18,7 @@ import { redactText } from "../text/redact.js";
 import type { Job, Outcome } from "./Job.js";
 import { JobLock } from "./JobLock.js";
 import { type DeliveryOptions, notifyRun, worthTelling } from "./notify.js";
+import { RunChanges } from "./runChanges.js";
 import { appendRun, type RunRecord, readRuns } from "./runHistory.js";
 
 /** How a run is made. */
@@ -63,7 +64,7 @@ export async function runJob(job: Job, options: RunJobOptions = {}): Promise<Run
     const history = await readRuns(job.state);
     const previous = history.at(-1) ?? null;
     const pushed = history.findLast((r) => r.outcome === "synced" || r.outcome === "recovered") ?? null;
-    const ended = await attempt(job, folder, options, now, pushed);
+    const ended = await attempt(job, id, folder, options, now, pushed);
     const record: RunRecord = {
       id,
       job: job.name,
@@ -90,6 +91,7 @@ type Ended = Omit<RunRecord, "id" | "job" | "start" | "end" | "mode">;
 /** The run's steps, and how they ended. */
 async function attempt(
   job: Job,
+  id: string,
   folder: string,
   options: RunJobOptions,
   now: () => number,
@@ -107,14 +109,16 @@ async function attempt(
   const said = {
     source: { from: source.from, name: source.name, bytes: source.bytes, sha256: source.sha256 },
   };
-  if (source.bytes === 0 && !job.guard.allowEmpty) {
-    return {
-      ...said,
-      outcome: "failed",
-      step: "source",
-      message:
-        "the source gave no bytes: nothing is pushed (guard.allowEmpty: true lets an empty source through)",
-    };
+  if (source.bytes === 0) {
+    return job.guard.allowEmpty
+      ? { ...said, outcome: "unchanged", step: "source", message: EMPTY_ALLOWED }
+      : {
+          ...said,
+          outcome: "failed",
+          step: "source",
+          message:
+            "the source gave no bytes: nothing is pushed (a job whose export may be empty says guard.allowEmpty: true)",
+        };
   }
   const kept = await keptState(job.state);
   if (kept !== null && pushed?.source?.sha256 === source.sha256) {
@@ -133,6 +137,7 @@ async function attempt(
     ? null
     : (options.client ?? createClient({ baseUrl: job.service.url, apiKey: job.service.apiKey }));
   const format = job.format ?? formatOf(source.name);
+  const changes = new RunChanges(folder);
   let result: PushResult;
   try {
     result = await pushFile(client, source.path, {
@@ -147,20 +152,39 @@ async function attempt(
       dryRun: staging,
       saveAs: join(job.state, LAST),
       ...(approved ? { allowDeletes: true } : {}),
+      onChange: changes.add,
     });
   } catch (error) {
     if (error instanceof ApiError || error instanceof ConnectionError) {
       return { ...said, outcome: "failed", step: "push", message: redactText(error.message) };
     }
     throw error;
+  } finally {
+    changes.close();
   }
-  const ended = { ...said, ...outcomeOf(result, staging), ...(approved ? { approved: approval.run } : {}) };
+  const ended: Ended = {
+    ...said,
+    ...outcomeOf(result, staging, job.guard.allowEmpty),
+    ...(approved ? { approved: approval.run } : {}),
+  };
+  const counts = result.changes?.compared ? result.changes.counts : null;
+  if (counts) {
+    const title = `${job.name}, run ${id}: ${source.name} against the file last pushed`;
+    try {
+      ended.files = await changes.keep(job.state, id, title, counts);
+    } catch (error) {
+      const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      ended.message = [ended.message, `the run's changes could not be kept (${why})`]
+        .filter((m) => m !== "")
+        .join("; ");
+    }
+  }
   if (approved && result.synced) await rm(join(job.state, APPROVAL), { force: true }); // once
   return ended;
 }
 
 /** What a push's result makes of the run. */
-function outcomeOf(result: PushResult, staging: boolean): Omit<Ended, "source"> {
+function outcomeOf(result: PushResult, staging: boolean, allowEmpty: boolean): Omit<Ended, "source"> {
   const counts = result.changes?.counts ?? null;
   const changes = counts ? { changes: counts, deletes: result.changes?.deletes ?? 0 } : {};
   if (!result.synced) {
@@ -175,6 +199,19 @@ function outcomeOf(result: PushResult, staging: boolean): Omit<Ended, "source"> 
           ? `the last pushed file cannot be read (${c.lost.reason}): what this run takes away is unknown`
           : `this run takes away ${c?.deletes} users, more than the guard's ${c?.maxDeletes}`,
       };
+    }
+    // an export cut off before its first row: the service takes no file without users, and a
+    // job that may see one (guard.allowEmpty) lets it pass as nothing to do
+    if (result.report.stats.users === 0) {
+      return allowEmpty
+        ? { outcome: "unchanged", step: "check", users: 0, message: EMPTY_ALLOWED }
+        : {
+            outcome: "refused",
+            step: "guard",
+            users: 0,
+            message:
+              "the data holds no users: nothing is pushed (a job whose export may be empty says guard.allowEmpty: true)",
+          };
     }
     if (result.stopped === "dry-run") {
       return {
@@ -213,6 +250,10 @@ function recovered(ended: Ended, previous: RunRecord | null): Outcome {
   const through = ended.outcome === "synced" || ended.message === SAME_AS_PUSHED;
   return through && previous !== null && failing.includes(previous.outcome) ? "recovered" : ended.outcome;
 }
+
+/** What a run of an empty export says, when its job allows one. */
+const EMPTY_ALLOWED =
+  "the export holds no users, as the job allows (guard.allowEmpty): nothing is pushed, the account is left as it is";
 
 /** What a run whose source is the file last pushed says. */
 const SAME_AS_PUSHED = "the source is what this job last pushed: nothing was uploaded";

@@ -204,7 +204,7 @@ describe("syncfile run", () => {
     expect(listed.code).toBe(0);
     expect(listed.stdout.split("\n")[0]).toBe("people: 4 runs");
     expect(listed.stdout).toMatch(
-      /^ {2}\S+ {2}\S+ {2}recovered; 35 user\.removed; 5 users, file \d+, sync \d+$/m,
+      /^ {2}\S+ {2}people: recovered; 35 user\.removed; 5 users, file \d+, sync \d+ \(run \S+\)$/m,
     );
     const json = await runCli(["runs", job, "--job", "people", "--format", "json"], { env });
     const records = json.stdout
@@ -218,6 +218,51 @@ describe("syncfile run", () => {
       "recovered",
     ]);
     expect(records[3].approved).toBe(records[1].id);
+
+    // one run, with its changes (every one, as JSON lines) and their page kept beside the history
+    const refused = records[1].id as string;
+    const shown = await runCli(["runs", "show", job, refused], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("syncfile job people: refused by its guard\n");
+    expect(shown.stdout).toMatch(/^would take away: p10@example\.com, .* and 15 more$/m);
+    expect(shown.stdout).toContain(`changes: ${join(dir, "state", "runs", `${refused}.changes.jsonl`)}\n`);
+    const changes = await runCli(["runs", "show", job, refused, "--changes"], { env });
+    const removed = changes.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { kind: string; email: string });
+    expect(removed).toHaveLength(35);
+    expect(removed.every((c) => c.kind === "user.removed")).toBe(true);
+    const page = readFileSync(join(dir, "state", "runs", `${refused}.html`), "utf8");
+    expect(page).toContain("user.removed (35)");
+    expect(page).toContain("p40@example.com");
+    const last = await runCli(["runs", "show", job, "last", "--format", "json"], { env });
+    expect(JSON.parse(last.stdout)).toEqual(records[3]);
+    const unknown = await runCli(["runs", "show", job, "20200101T000000Z-000000"], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /^syncfile: the job people has no run "20200101T000000Z-000000" \(syncfile runs /,
+    );
+  });
+
+  it("refuses an export without users unless the job says it may be empty; never pushes one", async () => {
+    const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
+    exportOf(dir, "people-1.csv", 0);
+    const empty = await run();
+    expect(empty.code).toBe(5);
+    expect(empty.stdout).toMatch(
+      /^people: refused — the data holds no users: nothing is pushed \(a job whose/,
+    );
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${account}/users`)).status).toBe(404);
+
+    const allowed = jobFolder('{ file: "exports/people-*.csv" }', "    guard: { allowEmpty: true }\n");
+    exportOf(allowed.dir, "people-1.csv", 40);
+    expect((await allowed.run()).code).toBe(0);
+    exportOf(allowed.dir, "people-2.csv", 0, 30);
+    const left = await allowed.run();
+    expect(left.code, left.stdout).toBe(0);
+    expect(left.stdout).toMatch(/^people: unchanged — the export holds no users, as the job allows/);
+    expect(await usersOf(allowed.account)).toHaveLength(40);
   });
 
   it("dry-runs: compares, never pushes", async () => {
