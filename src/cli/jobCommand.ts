@@ -10,6 +10,7 @@ import { Command, Option } from "commander";
 import { runLine, runSummary } from "../jobs/describeRun.js";
 import type { Job } from "../jobs/Job.js";
 import type { RunRecord } from "../jobs/runHistory.js";
+import { LOG_LEVELS, type LogLevel } from "../server/options.js";
 import { redactText, redactUrl } from "../text/redact.js";
 import { describeIoError, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
@@ -46,6 +47,8 @@ interface RunFlags {
   job?: string;
   dryRun?: boolean;
   lockWait: number;
+  daemon?: boolean;
+  logLevel?: LogLevel;
 }
 
 /** The `run` command: one run of each job of a job file, then exit; the exit code goes to `result.code`. */
@@ -58,6 +61,16 @@ export function runCommand(result: { code: number }): Command {
     .option("--job <name>", "run this job only")
     .option("--dry-run", "everything but the push (as a job's mode: staging)")
     .option("--lock-wait <seconds>", "how long to wait for another run of a job to end", seconds, 60)
+    .option("--daemon", "stay up and run each job on its schedule (cron, in its time zone) until SIGTERM")
+    .addOption(
+      new Option(
+        "--log-level <level>",
+        "with --daemon: how much the log (JSON lines on standard output) says",
+      )
+        .choices([...LOG_LEVELS])
+        .env("SYNCFILE_LOG_LEVEL")
+        .default("info"),
+    )
     .addHelpText(
       "after",
       `
@@ -70,9 +83,15 @@ Exit codes: 0 every job synced or unchanged, 1 a job's data invalid, 2 usage (th
 mistakes), 3 a job's source failed, 5 a job refused by its guard, 7 another run of a job still
 running, 8 the service not reached or failing.
 
+With --daemon, the process stays up and runs each job on its schedule: a tick that finds the
+job's last run still under way, or its lock held elsewhere, is skipped and logged. The log is
+JSON, a line each (a run's line holds its record). SIGTERM or Ctrl-C lets the runs under way
+end, then exits 0; a second one exits at once.
+
 Examples:
   $ syncfile run people.job.yaml
-  $ syncfile run /etc/syncfile/jobs.yaml --job people --dry-run`,
+  $ syncfile run /etc/syncfile/jobs.yaml --job people --dry-run
+  $ syncfile run /etc/syncfile/jobs.yaml --daemon`,
     )
     .action(async (file: string, flags: RunFlags) => {
       result.code = await runJobs(file, flags);
@@ -83,11 +102,16 @@ async function runJobs(file: string, flags: RunFlags): Promise<number> {
   const { JobBusyError, runJob } = await import("../jobs/runJob.js");
   const chosen = await chosenJobs(file, flags.job);
   if (chosen === null) return EXIT.usage;
+  if (flags.daemon) return runDaemon(chosen, flags);
   let code: number = EXIT.ok;
   for (const job of chosen) {
     try {
       const record = await runJob(job, {
         lockWaitMs: flags.lockWait * 1000,
+        onLockWait: (holder) =>
+          process.stderr.write(
+            `syncfile: ${job.name}: waiting up to ${flags.lockWait} s for another run of the job to end (${holder})\n`,
+          ),
         ...(flags.dryRun ? { dryRun: true } : {}),
       });
       writeOut(process.stdout, `${runLine(record)}\n`);
@@ -100,6 +124,41 @@ async function runJobs(file: string, flags: RunFlags): Promise<number> {
     }
   }
   return code;
+}
+
+/** Runs `jobs` on their schedules until a signal; resolves to the exit code. */
+async function runDaemon(jobs: readonly Job[], flags: RunFlags): Promise<number> {
+  const unscheduled = jobs.filter((j) => j.schedule === null).map((j) => j.name);
+  if (unscheduled.length > 0) {
+    throw new UsageError(
+      `--daemon runs each job on its schedule, and ${unscheduled.join(", ")} ${unscheduled.length === 1 ? "has" : "have"} none: add schedule: {cron: "0 2 * * *"}, or choose the jobs that do with --job`,
+    );
+  }
+  const [{ startDaemon }, { createLog }] = await Promise.all([
+    import("../jobs/runDaemon.js"),
+    import("../server/log.js"),
+  ]);
+  const log = createLog({
+    level: flags.logLevel ?? "info",
+    destination: process.stdout,
+    pretty: process.stdout.isTTY === true,
+  });
+  const daemon = startDaemon(jobs, { log, ...(flags.dryRun ? { dryRun: true } : {}) });
+  const next = daemon.next().map(({ job, at }) => ({ job, next: at?.toISOString() ?? null }));
+  log.info({ jobs: next }, `daemon started: ${jobs.length} ${jobs.length === 1 ? "job" : "jobs"}`);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once("SIGTERM", () => resolve("SIGTERM")).once("SIGINT", () => resolve("SIGINT"));
+  });
+  log.info({ signal }, "stopping: no run starts now; the runs under way are let end");
+  // a second signal does not wait: a run's lock left behind is taken over by the next run
+  const hurry = (again: NodeJS.Signals) => {
+    log.warn({ signal: again }, "stopped at once: the runs under way are cut short");
+    process.exit(again === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGTERM", hurry).once("SIGINT", hurry);
+  await daemon.stop();
+  log.info({}, "stopped");
+  return EXIT.ok;
 }
 
 /** A number of seconds ≥ 0, as a flag gives it. */

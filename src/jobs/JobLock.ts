@@ -24,9 +24,17 @@ export class JobLock {
     this.#path = path;
   }
 
-  /** The lock at `path`, waiting up to `waitMs` for another run to let it go; null if it does not. */
-  static async take(path: string, waitMs: number): Promise<JobLock | null> {
+  /**
+   * The lock at `path`, waiting up to `waitMs` for another run to let it go; null if it does
+   * not. `onWait` is told once, when the wait begins, who holds it ("pid 4711 on host-a since …").
+   */
+  static async take(
+    path: string,
+    waitMs: number,
+    onWait?: (holder: string) => void,
+  ): Promise<JobLock | null> {
     const until = Date.now() + waitMs;
+    let told = false;
     for (;;) {
       if (await create(path)) return new JobLock(path);
       if (await abandoned(path)) {
@@ -34,6 +42,10 @@ export class JobLock {
         continue;
       }
       if (Date.now() >= until) return null;
+      if (!told && onWait) {
+        told = true;
+        onWait(await holderOf(path));
+      }
       await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, Math.max(1, until - Date.now()))));
     }
   }
@@ -55,6 +67,16 @@ async function create(path: string): Promise<boolean> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
+  }
+}
+
+/** Who holds the lock at `path`, in words. */
+async function holderOf(path: string): Promise<string> {
+  try {
+    const holder = JSON.parse(await readFile(path, "utf8")) as Holder;
+    return `pid ${holder.pid} on ${holder.host} since ${holder.since}`;
+  } catch {
+    return "a run that is starting";
   }
 }
 

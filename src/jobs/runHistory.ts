@@ -18,7 +18,7 @@ export interface RunRecord {
   mode: "live" | "staging" | "dry-run";
   outcome: Outcome;
   /** The step the run ended at. */
-  step: "source" | "check" | "compare" | "guard" | "push";
+  step: "source" | "check" | "compare" | "guard" | "push" | "internal";
   /** What the source gave. */
   source?: { from: string; name: string; bytes: number; sha256: string };
   /** Changes by kind against the last pushed file, and the users taken away. */

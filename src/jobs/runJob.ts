@@ -5,7 +5,7 @@
 // No path of its own validates, compares or uploads anything.
 
 import { randomBytes } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { prepareStateFolder, readStateFile, stateFileExists, writeStateFile } from "../bytes/stateFile.js";
 import { ApiError } from "../client/ApiError.js";
@@ -13,6 +13,7 @@ import { ConnectionError } from "../client/ConnectionError.js";
 import { type Client, createClient } from "../client/createClient.js";
 import { type PushResult, pushFile } from "../client/pushFile.js";
 import { formatOf } from "../pass/formatOf.js";
+import type { InputFormat } from "../pass/options.js";
 import { fetchSource, SourceError } from "../sources/fetchSource.js";
 import { redactText } from "../text/redact.js";
 import type { Job, Outcome } from "./Job.js";
@@ -27,6 +28,8 @@ export interface RunJobOptions {
   dryRun?: boolean;
   /** How long to wait for another run of the job to end before giving up. Default 60 s. */
   lockWaitMs?: number;
+  /** Told when the run starts waiting for another run of the job to end (who holds it). */
+  onLockWait?: (holder: string) => void;
   /** The client to push with (tests); default one made of the job's service. */
   client?: Client;
   /** The time, for the record and a file's settle time. */
@@ -47,7 +50,7 @@ const LAST = "last-pushed";
 export async function runJob(job: Job, options: RunJobOptions = {}): Promise<RunRecord> {
   const now = options.now ?? Date.now;
   await prepareStateFolder(job.state);
-  const lock = await JobLock.take(join(job.state, "lock"), options.lockWaitMs ?? 60_000);
+  const lock = await JobLock.take(join(job.state, "lock"), options.lockWaitMs ?? 60_000, options.onLockWait);
   if (lock === null) {
     throw new JobBusyError(
       `another run of the job ${job.name} is still running (its lock: ${join(job.state, "lock")})`,
@@ -64,7 +67,14 @@ export async function runJob(job: Job, options: RunJobOptions = {}): Promise<Run
     const history = await readRuns(job.state);
     const previous = history.at(-1) ?? null;
     const pushed = history.findLast((r) => r.outcome === "synced" || r.outcome === "recovered") ?? null;
-    const ended = await attempt(job, id, folder, options, now, pushed);
+    // whatever breaks a run off is its outcome, recorded and told like any other
+    const ended = await attempt(job, id, folder, options, now, pushed).catch(
+      (error: unknown): Ended => ({
+        outcome: "failed",
+        step: "internal",
+        message: redactText(`the run broke off: ${(error as Error).message ?? String(error)}`),
+      }),
+    );
     const record: RunRecord = {
       id,
       job: job.name,
@@ -136,7 +146,18 @@ async function attempt(
   const client = staging
     ? null
     : (options.client ?? createClient({ baseUrl: job.service.url, apiKey: job.service.apiKey }));
-  const format = job.format ?? formatOf(source.name);
+  const format = job.format ?? (await formatOfSource(source.name, source.path));
+  if (format === "json" && (job.read.profile || job.read.mapping)) {
+    const read = job.read.mapping
+      ? `the mapping ${job.read.mapping.path}`
+      : `the profile ${job.read.profile}`;
+    return {
+      ...said,
+      outcome: "invalid",
+      step: "check",
+      message: `the source gave JSON, and the job reads it through ${read}, which reads a CSV file's or a workbook's columns: say format: csv (or xlsx) if it is one, or leave the profile out`,
+    };
+  }
   const changes = new RunChanges(folder);
   let result: PushResult;
   try {
@@ -181,6 +202,28 @@ async function attempt(
   }
   if (approved && result.synced) await rm(join(job.state, APPROVAL), { force: true }); // once
   return ended;
+}
+
+/**
+ * How to read a source: by its name's extension when it has one we read, else (a command's
+ * output, an HTTP body) by its first bytes: a JSON document starts with { or [, a workbook is
+ * a ZIP archive, and anything else is read as CSV-like text.
+ */
+async function formatOfSource(name: string, path: string): Promise<InputFormat> {
+  if (/\.(json|csv|tsv|txt|xlsx|xlsm)$/i.test(name)) return formatOf(name);
+  const file = await open(path, "r");
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(512), 0, 512, 0);
+    const head = buffer.subarray(0, bytesRead);
+    if (head.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"))) return "xlsx";
+    const text = head
+      .toString("utf8")
+      .replace(/^\uFEFF/, "")
+      .trimStart();
+    return text.startsWith("{") || text.startsWith("[") ? "json" : "csv";
+  } finally {
+    await file.close();
+  }
 }
 
 /** What a push's result makes of the run. */
