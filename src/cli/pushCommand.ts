@@ -5,16 +5,23 @@ import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { Command } from "commander";
-import { writeStateFile } from "../bytes/stateFile.js";
 import { ApiError, refusedByGuard } from "../client/ApiError.js";
 import type { UploadedFile } from "../client/createClient.js";
+import {
+  describeStateError,
+  previousState,
+  pushState,
+  rememberSynced,
+  serviceGuard,
+  stateWarning,
+} from "../client/previousState.js";
 import type { PushChanges, StateFolderError } from "../client/pushFile.js";
 import { countLines } from "../diff/counts.js";
 import type { SyncSummary } from "../http/operations.js";
 import { formatBytes, groupDigits, plural } from "../report/formatText.js";
 import { describeIoError, wholeNumber, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
-import { describeStateError, previousState, pushState, serviceGuard, stateWarning } from "./_pushState.js";
+
 import {
   addRemoteOptions,
   connect,
@@ -216,9 +223,9 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     }
     const { file: uploaded, summary } = outcome;
     let notSaved = outcome.notSaved;
-    if (!notSaved) {
+    if (!notSaved && state !== null) {
       // which file made the account's state, for the next push to tell whether it still does
-      notSaved = await writeStateFile(`${state}.synced.json`, JSON.stringify({ idFile: uploaded.id })).then(
+      notSaved = await rememberSynced(state, uploaded.id).then(
         () => undefined,
         (error: NodeJS.ErrnoException) => error,
       );

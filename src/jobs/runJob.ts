@@ -7,10 +7,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { prepareStateFolder, readStateFile, stateFileExists, writeStateFile } from "../bytes/stateFile.js";
+import { describeIoError } from "../bytes/ioError.js";
+import { prepareStateFolder, readStateFile, writeStateFile } from "../bytes/stateFile.js";
 import { ApiError } from "../client/ApiError.js";
 import { ConnectionError } from "../client/ConnectionError.js";
 import { type Client, createClient } from "../client/createClient.js";
+import { type Previous, previousState, rememberSynced } from "../client/previousState.js";
 import { type PushResult, pushFile } from "../client/pushFile.js";
 import { formatOf } from "../pass/formatOf.js";
 import type { InputFormat } from "../pass/options.js";
@@ -30,6 +32,8 @@ export interface RunJobOptions {
   lockWaitMs?: number;
   /** Told when the run starts waiting for another run of the job to end (who holds it). */
   onLockWait?: (holder: string) => void;
+  /** Aborts the run's requests to the service. */
+  signal?: AbortSignal;
   /** The client to push with (tests); default one made of the job's service. */
   client?: Client;
   /** The time, for the record and a file's settle time. */
@@ -130,22 +134,35 @@ async function attempt(
             "the source gave no bytes: nothing is pushed (a job whose export may be empty says guard.allowEmpty: true)",
         };
   }
-  const kept = await keptState(job.state);
-  if (kept !== null && pushed?.source?.sha256 === source.sha256) {
-    return {
-      ...said,
-      outcome: "unchanged",
-      step: "compare",
-      message: SAME_AS_PUSHED,
-    };
+  const client = options.client ?? createClient({ baseUrl: job.service.url, apiKey: job.service.apiKey });
+  const last = join(job.state, LAST);
+  // what the account holds: the file this job last pushed, unless the service says another file
+  // made its state since (a push by hand) or this folder lost it (a CI cache gone): then the
+  // service's record of the account, downloaded; and the service's own guard
+  let previous: Previous;
+  try {
+    previous = await previousState(
+      client,
+      job.service.appAccount,
+      last,
+      folder,
+      options.signal ?? new AbortController().signal,
+    );
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof ConnectionError) {
+      return { ...said, outcome: "failed", step: "push", message: redactText(error.message) };
+    }
+    throw error;
+  }
+  const notes = previous.warnings.map((w) => w.replace(/^syncfile: warning: /, "").trim());
+  const ours = previous.state !== null && typeof previous.state === "object" && "kept" in previous.state;
+  if (ours && pushed?.source?.sha256 === source.sha256) {
+    return { ...said, outcome: "unchanged", step: "compare", message: SAME_AS_PUSHED };
   }
   const staging = options.dryRun === true || job.mode === "staging";
   // an admin let this very data through once (syncfile approve): the guard does not stop it
   const approval = await readApproval(job.state);
   const approved = approval !== null && approval.sha256 === source.sha256;
-  const client = staging
-    ? null
-    : (options.client ?? createClient({ baseUrl: job.service.url, apiKey: job.service.apiKey }));
   const format = job.format ?? (await formatOfSource(source.name, source.path));
   if (format === "json" && (job.read.profile || job.read.mapping)) {
     const read = job.read.mapping
@@ -168,10 +185,12 @@ async function attempt(
         ...(job.read.profile ? { profile: job.read.profile } : {}),
         ...(job.read.mapping ? { mapping: job.read.mapping.document } : {}),
       },
-      against: kept === null ? null : { kept },
+      ...(options.signal ? { signal: options.signal } : {}),
+      against: previous.state,
+      serviceMaxDeletes: previous.serviceMaxDeletes,
       ...(job.guard.maxDeletes !== null ? { maxDeletes: job.guard.maxDeletes } : {}),
       dryRun: staging,
-      saveAs: join(job.state, LAST),
+      saveAs: last,
       ...(approved ? { allowDeletes: true } : {}),
       onChange: changes.add,
     });
@@ -190,16 +209,20 @@ async function attempt(
   };
   const counts = result.changes?.compared ? result.changes.counts : null;
   if (counts) {
-    const title = `${job.name}, run ${id}: ${source.name} against the file last pushed`;
+    const title = `${job.name}, run ${id}: ${source.name} against ${previous.label}`;
     try {
       ended.files = await changes.keep(job.state, id, title, counts);
     } catch (error) {
-      const why = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-      ended.message = [ended.message, `the run's changes could not be kept (${why})`]
-        .filter((m) => m !== "")
-        .join("; ");
+      notes.push(`the run's changes could not be kept (${describeIoError(error)})`);
     }
   }
+  if (result.synced && !result.notSaved) {
+    // which file made the account's state, for the next run to tell whether it still does
+    await rememberSynced(last, result.file.id).catch((error: unknown) => {
+      notes.push(`which file was synced could not be kept (${describeIoError(error)})`);
+    });
+  }
+  if (notes.length > 0) ended.message = [ended.message, ...notes].filter((m) => m !== "").join("; ");
   if (approved && result.synced) await rm(join(job.state, APPROVAL), { force: true }); // once
   return ended;
 }
@@ -345,13 +368,4 @@ export async function approve(job: Job, now: number = Date.now()): Promise<Appro
 /** No refused run to approve. */
 export class NothingToApproveError extends Error {
   override readonly name = "NothingToApproveError";
-}
-
-/** The copy of the file this job last pushed, or null before its first push. */
-async function keptState(state: string): Promise<string | null> {
-  for (const extension of ["json", "csv"]) {
-    const path = join(state, `${LAST}.${extension}`);
-    if (await stateFileExists(path)) return path;
-  }
-  return null;
 }

@@ -72,7 +72,7 @@ const runsOf = (dir: string) =>
   readFileSync(join(dir, "state", "runs.jsonl"), "utf8")
     .trim()
     .split("\n")
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+    .map((line) => JSON.parse(line) as Record<string, unknown> & { files?: { report: string } });
 
 describe("syncfile run", () => {
   it("pushes a first time, uploads nothing for the same data, refuses a truncated export, recovers", async () => {
@@ -160,7 +160,9 @@ describe("syncfile run", () => {
     );
     const busy = await run("--lock-wait", "1");
     expect(busy.code).toBe(7);
-    expect(busy.stderr).toMatch(/^syncfile: people: another run of the job people is still running/);
+    expect(busy.stderr).toMatch(
+      /^syncfile: people: waiting up to 1 s for another run of the job to end \(pid \d+ on .*\)\nsyncfile: people: another run of the job people is still running/,
+    );
     // a lock left by a process that is gone is taken over
     writeFileSync(
       join(dir, "state", "lock"),
@@ -263,6 +265,20 @@ describe("syncfile run", () => {
     expect(left.code, left.stdout).toBe(0);
     expect(left.stdout).toMatch(/^people: unchanged — the export holds no users, as the job allows/);
     expect(await usersOf(allowed.account)).toHaveLength(40);
+  });
+
+  it("guards a job whose state folder is lost (a CI cache gone) with the service's record", async () => {
+    const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
+    exportOf(dir, "people-1.csv", 40, 120);
+    expect((await run()).code).toBe(0);
+    rmSync(join(dir, "state"), { recursive: true });
+    exportOf(dir, "people-2.csv", 5, 60);
+    const cut = await run();
+    expect(cut.code, cut.stdout).toBe(5);
+    expect(cut.stdout).toMatch(/^people: refused — this run takes away 35 users, more than the guard's 10/);
+    expect(await usersOf(account)).toHaveLength(40);
+    const page = readFileSync(join(dir, "state", runsOf(dir)[0]?.files?.report as string), "utf8");
+    expect(page).toContain(`against the service&#39;s record of app account ${account}`);
   });
 
   it("dry-runs: compares, never pushes", async () => {

@@ -5,12 +5,12 @@
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { readStateFile, stateFileExists, stateHome } from "../bytes/stateFile.js";
-import { ApiError } from "../client/ApiError.js";
-import type { Client } from "../client/createClient.js";
-import type { PreviousState } from "../client/pushFile.js";
+import { describeIoError } from "../bytes/ioError.js";
+import { readStateFile, stateFileExists, stateHome, writeStateFile } from "../bytes/stateFile.js";
 import type { SyncList } from "../http/operations.js";
-import { describeIoError } from "./_io.js";
+import { ApiError } from "./ApiError.js";
+import type { Client } from "./createClient.js";
+import type { PreviousState } from "./pushFile.js";
 
 /** Where the last file pushed to this account of this service is kept (without its extension). */
 export function pushState(flags: { baseUrl?: string; appAccount: number }): string {
@@ -116,6 +116,14 @@ function guardOf(list: SyncList): number | null {
   return typeof maxDeletes === "number" && Number.isSafeInteger(maxDeletes) && maxDeletes >= 0
     ? maxDeletes
     : null;
+}
+
+/**
+ * Keeps, beside the state `saveAs` made (`state`), which file the sync made the account's state
+ * from, for the next push to tell whether it still does.
+ */
+export async function rememberSynced(state: string, idFile: number): Promise<void> {
+  await writeStateFile(`${state}.synced.json`, JSON.stringify({ idFile }));
 }
 
 /**
