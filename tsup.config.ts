@@ -5,6 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     server: "src/server/index.ts",
     client: "src/client/index.ts",
+    jobs: "src/jobs/index.ts",
     cli: "src/cli/main.ts",
     // the decoding thread of jsonParallel, loaded from next to it
     "json-worker": "src/pass/_jsonWorker.ts",
@@ -20,7 +21,14 @@ export default defineConfig({
   format: ["esm"],
   target: "node20",
   platform: "node",
-  dts: { entry: { index: "src/index.ts", server: "src/server/index.ts", client: "src/client/index.ts" } },
+  dts: {
+    entry: {
+      index: "src/index.ts",
+      server: "src/server/index.ts",
+      client: "src/client/index.ts",
+      jobs: "src/jobs/index.ts",
+    },
+  },
   sourcemap: true,
   clean: true,
   splitting: true,

@@ -38,6 +38,10 @@ export default defineConfig({
         replacement: fileURLToPath(new URL("./src/client/index.ts", import.meta.url)),
       },
       {
+        find: /^syncfile\/jobs$/,
+        replacement: fileURLToPath(new URL("./src/jobs/index.ts", import.meta.url)),
+      },
+      {
         find: /^syncfile\/server$/,
         replacement: fileURLToPath(new URL("./src/server/index.ts", import.meta.url)),
       },

@@ -18,6 +18,7 @@ import {
   visit,
   type YAMLMap,
 } from "yaml";
+import { describeIoError } from "../bytes/ioError.js";
 import { stateHome } from "../bytes/stateFile.js";
 import { PROFILES, profileNamed } from "../mapping/profiles.js";
 import { MappingError, readMapping } from "../mapping/readMapping.js";
@@ -255,7 +256,7 @@ function resolveJob(
     try {
       return readSecret(resolve(base, file as string));
     } catch (error) {
-      problem(`${pointer}_file`, `cannot read ${file}: ${(error as Error).message}`);
+      problem(`${pointer}_file`, `cannot read ${file}: ${describeIoError(error)}`);
       return null;
     }
   };
