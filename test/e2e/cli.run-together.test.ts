@@ -1,16 +1,18 @@
 // Runs of one job that meet, against the project's own server over real HTTP: two `syncfile run`
 // processes started together push once (the second finds the data pushed); `syncfile run
 // --daemon` on a per-second schedule runs the job, skips the ticks that come while its run is
-// under way, and on SIGTERM lets that run end before it stops. The job's source is a command
+// under way, and on SIGTERM lets that run end before it stops; a service that cannot be reached
+// is a failed run, exit 8. The job's source is a command
 // that waits for the test to let it answer (a file appears), so nothing here depends on how
 // fast the machine is.
 
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
-import { type RunningCli, startCli } from "../support/cli.js";
+import { type RunningCli, runCli, startCli } from "../support/cli.js";
 import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
 
 let server: SyncfileServer;
@@ -67,7 +69,7 @@ ${schedule}`,
       readFileSync(join(dir, "state", "runs.jsonl"), "utf8")
         .trim()
         .split("\n")
-        .map((line) => JSON.parse(line) as { outcome: string; message: string }),
+        .map((line) => JSON.parse(line) as { outcome: string; message: string; step: string }),
   };
 }
 
@@ -146,6 +148,22 @@ describe("runs of one job that meet", () => {
     expect(await syncsOf(job.account)).toHaveLength(1);
     expect(ended.stdout).not.toContain(KEY);
   });
+
+  it("exits 8 when the service cannot be reached, the run recorded as failed at the push", async () => {
+    const job = gatedJob();
+    job.go();
+    // a port nothing listens on: the client tries a few times, then the run fails
+    const closed = createNetServer();
+    await new Promise<void>((done) => closed.listen(0, "127.0.0.1", done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    const r = await runCli(["run", join(job.dir, "people.job.yaml")], {
+      env: { ...process.env, BASE_URL: `http://127.0.0.1:${port}`, API_KEY: KEY },
+    });
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stdout).toMatch(/^people: failed — \[GET\] .*127\.0\.0\.1.* \(run /);
+    expect(job.runs()).toMatchObject([{ outcome: "failed", step: "push" }]);
+  }, 60_000);
 
   it("--daemon refuses jobs without a schedule, naming them", async () => {
     const job = gatedJob();
