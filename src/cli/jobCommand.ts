@@ -11,6 +11,7 @@ import { runLine, runSummary } from "../jobs/describeRun.js";
 import type { Job } from "../jobs/Job.js";
 import type { RunRecord } from "../jobs/runHistory.js";
 import { LOG_LEVELS, type LogLevel } from "../server/options.js";
+import { describeSource } from "../sources/describeSource.js";
 import { redactText, redactUrl } from "../text/redact.js";
 import { describeIoError, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
@@ -193,12 +194,7 @@ async function runCheck(file: string): Promise<number> {
 
 /** A job in a line or two: what it reads, how, where it pushes, when. */
 function describe(job: Job): string {
-  const source =
-    job.source.kind === "file"
-      ? `file ${job.source.path}`
-      : job.source.kind === "command"
-        ? `command ${redactText(job.source.command.join(" "))}`
-        : `http ${redactUrl(job.source.url)}`;
+  const source = describeSource(job.source);
   const read = job.read.mapping
     ? `mapping ${job.read.mapping.path}`
     : job.read.profile

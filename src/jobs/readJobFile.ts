@@ -25,6 +25,7 @@ import { MappingError, readMapping } from "../mapping/readMapping.js";
 import { place, schemaProblems } from "../schema/schemaProblems.js";
 import { schemas } from "../schema/schemas.js";
 import { getValidators } from "../schema/validators.js";
+import type { JsonApiNext } from "../sources/SourceSpec.js";
 import { pointerSegments } from "../text/pointer.js";
 import { addSecret, addSecretsOf } from "../text/redact.js";
 import type { Job, JobNotification, JobSource, Outcome } from "./Job.js";
@@ -65,7 +66,17 @@ interface WrittenJob {
     file?: string;
     settle?: number;
     command?: string[];
-    http?: { url: string; headers?: Record<string, string> };
+    http?: { url: string; headers?: Record<string, string>; records?: string; next?: WrittenNext };
+    sql?: {
+      url?: string;
+      url_file?: string;
+      password?: string;
+      password_file?: string;
+      query: string;
+      tls?: true | { ca: string };
+    };
+    scim?: { url: string; token?: string; token_file?: string; filter?: string; pageSize?: number };
+    s3?: string;
   };
   profile?: string;
   mapping?: string;
@@ -84,10 +95,19 @@ interface WrittenJob {
   keep?: number;
 }
 
+/** How a JSON API's next page is asked for, as a job file writes it. */
+type WrittenNext =
+  | "link"
+  | { cursor: string; param: string }
+  | { page: string; start?: number }
+  | { offset: string; limit: number; limitParam?: string };
+
 /** The outcomes a notification is sent for when it does not say. */
 export const DEFAULT_OUTCOMES: readonly Outcome[] = ["refused", "failed", "invalid", "recovered"];
 /** Days of runs kept when a job does not say. */
 export const DEFAULT_KEEP_DAYS = 30;
+/** Users a page of a SCIM source, when a job does not say. */
+export const DEFAULT_SCIM_PAGE = 100;
 /** Seconds a file's size and time must stay the same before it is read, when a job does not say. */
 export const DEFAULT_SETTLE_SECONDS = 60;
 
@@ -279,7 +299,7 @@ function resolveJob(
       notify.push({ kind: "webhook", url, on });
     }
   });
-  const source = sourceOf(job.source, base);
+  const source = sourceOf(job.source, base, secret);
   if (apiKey === null) return null;
   return {
     name: job.name,
@@ -325,7 +345,11 @@ function readThrough(
   }
 }
 
-function sourceOf(source: WrittenJob["source"], base: string): JobSource {
+function sourceOf(
+  source: WrittenJob["source"],
+  base: string,
+  secret: (pointer: string, value: string | undefined, file: string | undefined) => string | null,
+): JobSource {
   if (source.file !== undefined) {
     return {
       kind: "file",
@@ -334,10 +358,55 @@ function sourceOf(source: WrittenJob["source"], base: string): JobSource {
     };
   }
   if (source.command !== undefined) return { kind: "command", command: source.command, cwd: base };
+  if (source.sql !== undefined) {
+    const sql = source.sql;
+    const url = secret("/source/sql/url", sql.url, sql.url_file) ?? "";
+    addSecretsOf(url);
+    const password =
+      sql.password !== undefined || sql.password_file !== undefined
+        ? secret("/source/sql/password", sql.password, sql.password_file)
+        : null;
+    addSecret(password);
+    const tls = sql.tls === undefined ? null : { ca: sql.tls === true ? null : resolve(base, sql.tls.ca) };
+    return { kind: "sql", url, password, query: sql.query, tls };
+  }
+  if (source.scim !== undefined) {
+    const scim = source.scim;
+    const token = secret("/source/scim/token", scim.token, scim.token_file) ?? "";
+    addSecret(token);
+    addSecretsOf(scim.url);
+    return {
+      kind: "scim",
+      url: scim.url,
+      token,
+      filter: scim.filter ?? null,
+      pageSize: scim.pageSize ?? DEFAULT_SCIM_PAGE,
+    };
+  }
+  if (source.s3 !== undefined) {
+    addSecretsOf(source.s3);
+    return { kind: "s3", url: source.s3, settleSeconds: source.settle ?? DEFAULT_SETTLE_SECONDS };
+  }
   const http = source.http as NonNullable<WrittenJob["source"]["http"]>;
   for (const value of Object.values(http.headers ?? {})) addSecret(value); // Authorization: …
   addSecretsOf(http.url);
-  return { kind: "http", url: http.url, headers: http.headers ?? {} };
+  if (http.records === undefined) return { kind: "http", url: http.url, headers: http.headers ?? {} };
+  return {
+    kind: "json-api",
+    url: http.url,
+    headers: http.headers ?? {},
+    records: http.records,
+    next: nextOf(http.next),
+  };
+}
+
+/** A JSON API's next page, as a source says it. */
+function nextOf(next: WrittenNext | undefined): JsonApiNext {
+  if (next === undefined) return { kind: "none" };
+  if (next === "link") return { kind: "link" };
+  if ("cursor" in next) return { kind: "cursor", path: next.cursor, param: next.param };
+  if ("page" in next) return { kind: "page", param: next.page, start: next.start ?? 1 };
+  return { kind: "offset", param: next.offset, limit: next.limit, limitParam: next.limitParam ?? "limit" };
 }
 
 /** A cron expression croner cannot read, or a time zone the machine does not know, said at its place. */

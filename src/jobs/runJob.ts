@@ -23,6 +23,7 @@ import { JobLock } from "./JobLock.js";
 import { type DeliveryOptions, notifyRun, worthTelling } from "./notify.js";
 import { RunChanges } from "./runChanges.js";
 import { appendRun, type RunRecord, readRuns } from "./runHistory.js";
+import { sourceReading } from "./sourceReading.js";
 
 /** How a run is made. */
 export interface RunJobOptions {
@@ -163,28 +164,15 @@ async function attempt(
   // an admin let this very data through once (syncfile approve): the guard does not stop it
   const approval = await readApproval(job.state);
   const approved = approval !== null && approval.sha256 === source.sha256;
-  const format = job.format ?? (await formatOfSource(source.name, source.path));
-  if (format === "json" && (job.read.profile || job.read.mapping)) {
-    const read = job.read.mapping
-      ? `the mapping ${job.read.mapping.path}`
-      : `the profile ${job.read.profile}`;
-    return {
-      ...said,
-      outcome: "invalid",
-      step: "check",
-      message: `the source gave JSON, and the job reads it through ${read}, which reads a CSV file's or a workbook's columns: say format: csv (or xlsx) if it is one, or leave the profile out`,
-    };
-  }
+  const reading = await sourceReading(job, source);
+  if (!reading.ok) return { ...said, outcome: "invalid", step: "check", message: reading.message };
   const changes = new RunChanges(folder);
   let result: PushResult;
   try {
     result = await pushFile(client, source.path, {
       appAccount: job.service.appAccount,
-      format,
-      validation: {
-        ...(job.read.profile ? { profile: job.read.profile } : {}),
-        ...(job.read.mapping ? { mapping: job.read.mapping.document } : {}),
-      },
+      format: reading.format,
+      validation: reading.validation,
       ...(options.signal ? { signal: options.signal } : {}),
       against: previous.state,
       serviceMaxDeletes: previous.serviceMaxDeletes,
@@ -225,28 +213,6 @@ async function attempt(
   if (notes.length > 0) ended.message = [ended.message, ...notes].filter((m) => m !== "").join("; ");
   if (approved && result.synced) await rm(join(job.state, APPROVAL), { force: true }); // once
   return ended;
-}
-
-/**
- * How to read a source: by its name's extension when it has one we read, else (a command's
- * output, an HTTP body) by its first bytes: a JSON document starts with { or [, a workbook is
- * a ZIP archive, and anything else is read as CSV-like text.
- */
-async function formatOfSource(name: string, path: string): Promise<InputFormat> {
-  if (/\.(json|csv|tsv|txt|xlsx|xlsm)$/i.test(name)) return formatOf(name);
-  const file = await open(path, "r");
-  try {
-    const { buffer, bytesRead } = await file.read(Buffer.alloc(512), 0, 512, 0);
-    const head = buffer.subarray(0, bytesRead);
-    if (head.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1"))) return "xlsx";
-    const text = head
-      .toString("utf8")
-      .replace(/^\uFEFF/, "")
-      .trimStart();
-    return text.startsWith("{") || text.startsWith("[") ? "json" : "csv";
-  } finally {
-    await file.close();
-  }
 }
 
 /** What a push's result makes of the run. */

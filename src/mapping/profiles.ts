@@ -13,6 +13,7 @@ import googleWorkspace from "./profiles/google-workspace.json" with { type: "jso
 import jumpcloud from "./profiles/jumpcloud.json" with { type: "json" };
 import microsoft365 from "./profiles/microsoft-365.json" with { type: "json" };
 import okta from "./profiles/okta.json" with { type: "json" };
+import scim from "./profiles/scim.json" with { type: "json" };
 import slack from "./profiles/slack.json" with { type: "json" };
 import toriiSheets from "./profiles/torii-sheets.json" with { type: "json" };
 
@@ -28,6 +29,7 @@ export const PROFILES: readonly MappingDocument[] = [
   githubOrg,
   atlassian,
   toriiSheets,
+  scim,
 ] as MappingDocument[];
 
 /** The built-in profile called `name`, or undefined. */

@@ -13,7 +13,12 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { glob } from "tinyglobby";
 import { redactText, redactUrl } from "../text/redact.js";
+import { describeSource } from "./describeSource.js";
+import { SourceError } from "./SourceError.js";
 import type { SourceSpec as JobSource } from "./SourceSpec.js";
+import { type SourceRecord, writeRecords } from "./writeRecords.js";
+
+export { SourceError };
 
 /** The source's bytes, in the run's folder. */
 export interface SourceFile {
@@ -30,11 +35,6 @@ export interface SourceFile {
 /** What a source gave: its file, or nothing yet (no file matches, or the newest is still being written). */
 export type Fetched = { kind: "file"; file: SourceFile } | { kind: "waiting"; reason: string };
 
-/** A source that could not give its data: a failed command, an HTTP error, a file that cannot be read. */
-export class SourceError extends Error {
-  override readonly name = "SourceError";
-}
-
 /** How long a command's standard error is kept for its message. */
 const STDERR_TAIL = 2000;
 
@@ -44,10 +44,88 @@ export async function fetchSource(
   into: string,
   options: { now?: () => number; signal?: AbortSignal } = {},
 ): Promise<Fetched> {
-  if (source.kind === "file") return fetchFile(source, into, options.now ?? Date.now);
-  if (source.kind === "command")
-    return { kind: "file", file: await fetchCommand(source, into, options.signal) };
-  return { kind: "file", file: await fetchHttp(source, into, options.signal) };
+  const { signal } = options;
+  switch (source.kind) {
+    case "file":
+      return fetchFile(source, into, options.now ?? Date.now);
+    case "command":
+      return { kind: "file", file: await fetchCommand(source, into, signal) };
+    case "http":
+      return { kind: "file", file: await fetchHttp(source, into, signal) };
+    case "s3":
+      return fetchObject(source, into, options.now ?? Date.now, signal);
+    case "sql": {
+      const { fetchSql } = await import("./sql.js");
+      const target = join(into, "source.csv");
+      let copied: { bytes: number; sha256: string } | null = null;
+      await fetchSql(
+        source,
+        async (rows) => {
+          copied = await copyCounting(rows, target, "the query failed");
+        },
+        signal,
+      );
+      return {
+        kind: "file",
+        file: {
+          path: target,
+          name: "source.csv",
+          ...(copied as unknown as { bytes: number; sha256: string }),
+          from: describeSource(source),
+        },
+      };
+    }
+    case "scim": {
+      const { scimRecords } = await import("./scim.js");
+      return recordsFile(scimRecords(source, signal), into, describeSource(source));
+    }
+    case "json-api": {
+      const { jsonApiRecords } = await import("./jsonApi.js");
+      return recordsFile(jsonApiRecords(source, signal), into, describeSource(source));
+    }
+  }
+}
+
+/** Records made the CSV file the job reads, counted and hashed. */
+async function recordsFile(
+  records: AsyncIterable<SourceRecord>,
+  into: string,
+  from: string,
+): Promise<Fetched> {
+  const target = join(into, "source.csv");
+  try {
+    const { bytes, sha256 } = await writeRecords(records, target);
+    return { kind: "file", file: { path: target, name: "source.csv", bytes, sha256, from } };
+  } catch (error) {
+    if (error instanceof SourceError) throw error;
+    throw new SourceError(`${from} could not be written down: ${redactText((error as Error).message)}`);
+  }
+}
+
+/** An object of a bucket, once it has settled; or nothing yet. */
+async function fetchObject(
+  source: Extract<JobSource, { kind: "s3" }>,
+  into: string,
+  now: () => number,
+  signal: AbortSignal | undefined,
+): Promise<Fetched> {
+  const { fetchS3 } = await import("./s3.js");
+  let file: SourceFile | null = null;
+  const found = await fetchS3(
+    source,
+    now,
+    async (body, name, size) => {
+      const target = join(into, name);
+      const copied = await copyCounting(body, target, `the object s3://…/${name} was cut short`);
+      if (size >= 0 && copied.bytes !== size) {
+        throw new SourceError(`the object ${name} was cut short: ${copied.bytes} of ${size} bytes`);
+      }
+      file = { path: target, name, ...copied, from: redactUrl(source.url) };
+    },
+    signal,
+  );
+  if (found.kind === "waiting") return found;
+  return { kind: "file", file: file as unknown as SourceFile };
 }
 
 /** The newest file matching the path (a glob), once its size and time have stood still long enough. */

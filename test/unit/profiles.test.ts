@@ -78,6 +78,11 @@ const EXPECTED: Record<string, Found[]> = {
     ["csv.user.conflict", 5, 6, "Id"],
     ["csv.user.conflict", 5, 6, "Name"],
   ],
+  // the CSV a job's scim source writes (src/sources/scim.ts)
+  scim: [
+    ["csv.row.user", 4, 5, "id"],
+    ["user.email.duplicate", 5, 6, "email"],
+  ],
 };
 
 // rows each profile leaves out (Slack's bots)
