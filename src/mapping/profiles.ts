@@ -5,12 +5,14 @@
 // layout (what convert writes: email, firstName, externalStatus…) matches none of them.
 
 import type { MappingDocument } from "./MappingDocument.js";
+import activeDirectory from "./profiles/active-directory.json" with { type: "json" };
 import atlassian from "./profiles/atlassian.json" with { type: "json" };
 import bamboohr from "./profiles/bamboohr.json" with { type: "json" };
 import entraId from "./profiles/entra-id.json" with { type: "json" };
 import githubOrg from "./profiles/github-org.json" with { type: "json" };
 import googleWorkspace from "./profiles/google-workspace.json" with { type: "json" };
 import jumpcloud from "./profiles/jumpcloud.json" with { type: "json" };
+import ldap from "./profiles/ldap.json" with { type: "json" };
 import microsoft365 from "./profiles/microsoft-365.json" with { type: "json" };
 import okta from "./profiles/okta.json" with { type: "json" };
 import scim from "./profiles/scim.json" with { type: "json" };
@@ -30,6 +32,8 @@ export const PROFILES: readonly MappingDocument[] = [
   atlassian,
   toriiSheets,
   scim,
+  activeDirectory,
+  ldap,
 ] as MappingDocument[];
 
 /** The built-in profile called `name`, or undefined. */

@@ -83,6 +83,15 @@ const EXPECTED: Record<string, Found[]> = {
     ["csv.row.user", 4, 5, "id"],
     ["user.email.duplicate", 5, 6, "email"],
   ],
+  // an ldap source's records as writeRecords writes them (a list of DNs holding commas as JSON)
+  "active-directory": [
+    ["csv.row.user", 4, 5, "objectGUID"],
+    ["user.email.duplicate", 5, 6, "mail"],
+  ],
+  ldap: [
+    ["csv.row.user", 4, 5, "uid"],
+    ["user.email.duplicate", 5, 6, "mail"],
+  ],
 };
 
 // rows each profile leaves out (Slack's bots)
