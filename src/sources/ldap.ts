@@ -5,7 +5,8 @@
 // is a SourceError with the server's own words, redacted; the connection is always closed.
 
 import { readFile } from "node:fs/promises";
-import type { ConnectionOptions } from "node:tls";
+import { connect, type Socket } from "node:net";
+import { type ConnectionOptions, connect as tlsConnect } from "node:tls";
 import { Client, ResultCodeError } from "ldapts";
 import { redactText, redactUrl } from "../text/redact.js";
 import { BASE64_ATTRIBUTES, recordOfEntry } from "./_ldapEntry.js";
@@ -23,33 +24,44 @@ const EVERY_USER_ATTRIBUTE = ["*", "pwdAccountLockedTime"];
  * base64, photos and certificates left out) and, where their attributes are there, Active
  * Directory's `accountDisabled` ("true"/"false"), `lastLogon` (an ISO date) and `memberOfNames`
  * (the CN of each group). No attributes named: every user attribute, and pwdAccountLockedTime
- * (OpenLDAP's lock, which the ldap profile reads as the status). Pages are asked for as the records are taken; `signal` closes the
- * connection and ends the search with its reason.
+ * (OpenLDAP's lock, which the ldap profile reads as the status). Pages are asked for as the
+ * records are taken; `signal` ends the search with its reason, at once, and closes the connection.
  */
 export async function* ldapRecords(source: LdapSource, signal?: AbortSignal): AsyncGenerator<SourceRecord> {
   const where = redactUrl(source.url);
-  const fail = (doing: string, error: unknown): never => {
-    if (signal?.aborted) throw signal.reason;
-    throw new SourceError(`${doing} ${where}: ${redactText(messageOf(error))}`);
-  };
   signal?.throwIfAborted();
   const tls = await tlsOptionsOf(source);
+  // every socket the client opens, to be closed whatever happens: ldapts' unbind leaves alone a
+  // connection still being made (a server that does not answer)
+  const sockets = new Set<Socket>();
+  const kept = <S extends Socket>(socket: S): S => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+    return socket;
+  };
   // the TLS options go to the connection of ldaps:// only: given to an ldap:// client too, they
   // break its StartTLS (ldapts 8.2 then loses the handshake)
   const secure = source.url.toLowerCase().startsWith("ldaps:");
-  const client = new Client({ url: source.url, ...(tls && secure ? { tlsOptions: tls } : {}) });
-  // closing the socket rejects the request under way with "Connection closed"
-  const abort = () => void client.unbind().catch(() => {});
-  signal?.addEventListener("abort", abort, { once: true });
-  try {
-    if (source.startTLS)
-      await client.startTLS({ ...tls }).catch((error) => fail("cannot start TLS with", error));
-    if (source.bindDN !== null) {
-      await client
-        .bind(source.bindDN, source.password ?? "")
-        .catch((error) => fail(`cannot bind as ${source.bindDN} to`, error));
+  const client = new Client({
+    url: source.url,
+    ...(tls && secure ? { tlsOptions: tls } : {}),
+    createConnection: ((...args: Parameters<typeof connect>) => kept(connect(...args))) as typeof connect,
+    createSecureConnection: ((...args: Parameters<typeof tlsConnect>) =>
+      kept(tlsConnect(...args))) as typeof tlsConnect,
+  });
+  const step = async <T>(doing: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await untilAborted(work(), signal);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw new SourceError(`${doing} ${where}: ${redactText(messageOf(error))}`);
     }
-    signal?.throwIfAborted();
+  };
+  try {
+    if (source.startTLS) await step("cannot start TLS with", () => client.startTLS({ ...tls }));
+    const { bindDN } = source;
+    if (bindDN !== null)
+      await step(`cannot bind as ${bindDN} to`, () => client.bind(bindDN, source.password ?? ""));
     const pages = client.searchPaginated(source.base, {
       scope: "sub",
       filter: source.filter,
@@ -58,13 +70,7 @@ export async function* ldapRecords(source: LdapSource, signal?: AbortSignal): As
       paged: { pageSize: source.pageSize },
     });
     while (true) {
-      let page: IteratorResult<{ searchEntries: import("ldapts").Entry[] }>;
-      try {
-        page = await pages.next();
-      } catch (error) {
-        fail(`the search of ${source.base} failed on`, error);
-        return;
-      }
+      const page = await step(`the search of ${source.base} failed on`, () => pages.next());
       if (page.done) break;
       for (const entry of page.value.searchEntries) {
         signal?.throwIfAborted();
@@ -72,9 +78,21 @@ export async function* ldapRecords(source: LdapSource, signal?: AbortSignal): As
       }
     }
   } finally {
-    signal?.removeEventListener("abort", abort);
     await client.unbind().catch(() => {});
+    for (const socket of sockets) socket.destroy();
   }
+}
+
+/** `work`, or the abort's reason as soon as `signal` aborts (what `work` does after is no one's). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  work.catch(() => {});
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
 }
 
 /** The TLS options for ldaps:// and StartTLS: the CA file's certificates when there is one. */

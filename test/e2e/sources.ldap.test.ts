@@ -6,7 +6,9 @@
 // fail with a SourceError that holds no password; ldaps:// and StartTLS with a CA of the test's own.
 
 import { execFile } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -436,6 +438,30 @@ describe.skipIf(missing !== null)("the ldap source, on OpenLDAP", () => {
       await waitFor(() => proxy.open === 0, "the connection to be closed");
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("ends a bind that a server never answers when the job is stopped, its connection closed", async () => {
+    const silent = createServer(); // accepts, and says nothing
+    const open = new Set<Socket>();
+    silent.on("connection", (socket) => {
+      open.add(socket);
+      socket.resume(); // read, so that the client's end is seen
+      socket.on("close", () => open.delete(socket));
+    });
+    silent.listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    try {
+      const controller = new AbortController();
+      const port = (silent.address() as { port: number }).port;
+      const records = ldapRecords(source({ url: `ldap://127.0.0.1:${port}` }), controller.signal);
+      const ended = records.next();
+      await waitFor(() => open.size === 1, "the bind's connection");
+      controller.abort(new Error("the job was stopped"));
+      await expect(ended).rejects.toThrow("the job was stopped");
+      await waitFor(() => open.size === 0, "the connection to be closed");
+    } finally {
+      silent.close();
     }
   });
 
