@@ -20,7 +20,7 @@ import { SourceError } from "../../src/sources/SourceError.js";
 import type { LdapSource } from "../../src/sources/SourceSpec.js";
 import { type SourceRecord, writeRecords } from "../../src/sources/writeRecords.js";
 import { addSecret } from "../../src/text/redact.js";
-import { BASE, type Slapd, slapdMissing, startSlapd } from "../support/slapd.js";
+import { BASE, type Slapd, slapdCannotStart, slapdMissing, startSlapd } from "../support/slapd.js";
 import { startTcpProxy } from "../support/tcpProxy.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -28,7 +28,7 @@ const PEOPLE = 1500;
 const READER = `cn=reader,${BASE}`;
 const PASSWORD = "Reader-pw-8f3a1c";
 
-const missing = slapdMissing();
+const missing = slapdMissing() ?? (await slapdCannotStart());
 if (missing !== null) {
   if (process.env.SYNCFILE_REQUIRE_LDAP === "1") throw new Error(`SYNCFILE_REQUIRE_LDAP=1 but ${missing}`);
   process.stdout.write(`the LDAP source's tests are skipped: ${missing}\n`);

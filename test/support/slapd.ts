@@ -62,6 +62,19 @@ export function slapdMissing(): string | null {
   return null;
 }
 
+/** Why slapd cannot start here (tried with the suffix's entry alone), or null when it can. */
+export async function slapdCannotStart(): Promise<string | null> {
+  try {
+    const slapd = await startSlapd(
+      `dn: ${BASE}\nobjectClass: dcObject\nobjectClass: organization\ndc: example\no: Example\n`,
+    );
+    await slapd.stop();
+    return null;
+  } catch (error) {
+    return `slapd cannot start: ${(error as Error).message.split("\n")[0]}`;
+  }
+}
+
 /**
  * Starts slapd with `ldif` loaded (the suffix's entry first); `tls`: PEM files of a certificate
  * and its key for ldaps:// and StartTLS.
