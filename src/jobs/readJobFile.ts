@@ -75,6 +75,18 @@ interface WrittenJob {
       query: string;
       tls?: true | { ca: string };
     };
+    ldap?: {
+      url: string;
+      bindDN?: string;
+      password?: string;
+      password_file?: string;
+      base: string;
+      filter?: string;
+      attributes?: string[];
+      startTLS?: boolean;
+      ca?: string;
+      pageSize?: number;
+    };
     scim?: { url: string; token?: string; token_file?: string; filter?: string; pageSize?: number };
     s3?: string;
   };
@@ -106,6 +118,8 @@ type WrittenNext =
 export const DEFAULT_OUTCOMES: readonly Outcome[] = ["refused", "failed", "invalid", "recovered"];
 /** Days of runs kept when a job does not say. */
 export const DEFAULT_KEEP_DAYS = 30;
+/** Entries a page of an LDAP search, when a job does not say. */
+export const DEFAULT_LDAP_PAGE = 500;
 /** Users a page of a SCIM source, when a job does not say. */
 export const DEFAULT_SCIM_PAGE = 100;
 /** Seconds a file's size and time must stay the same before it is read, when a job does not say. */
@@ -369,6 +383,27 @@ function sourceOf(
     addSecret(password);
     const tls = sql.tls === undefined ? null : { ca: sql.tls === true ? null : resolve(base, sql.tls.ca) };
     return { kind: "sql", url, password, query: sql.query, tls };
+  }
+  if (source.ldap !== undefined) {
+    const ldap = source.ldap;
+    const password =
+      ldap.password !== undefined || ldap.password_file !== undefined
+        ? secret("/source/ldap/password", ldap.password, ldap.password_file)
+        : null;
+    addSecret(password);
+    addSecretsOf(ldap.url);
+    return {
+      kind: "ldap",
+      url: ldap.url,
+      bindDN: ldap.bindDN ?? null,
+      password,
+      base: ldap.base,
+      filter: ldap.filter ?? "(objectClass=person)",
+      attributes: ldap.attributes ?? null,
+      startTLS: ldap.startTLS ?? false,
+      ca: ldap.ca === undefined ? null : resolve(base, ldap.ca),
+      pageSize: ldap.pageSize ?? DEFAULT_LDAP_PAGE,
+    };
   }
   if (source.scim !== undefined) {
     const scim = source.scim;

@@ -57,7 +57,7 @@ export async function sourceReading(job: Job, source: SourceFile): Promise<Sourc
   if (made === null) {
     return {
       ok: false,
-      message: `the records have no email field (their fields: ${header.slice(0, 12).join(", ")}${header.length > 12 ? ", …" : ""}): name the email (AS email in a query), or read them through a profile or a mapping`,
+      message: `the records have no email field (their fields: ${header.slice(0, 12).join(", ")}${header.length > 12 ? ", …" : ""}): ${job.source.kind === "ldap" ? "read a directory's entries through the profile active-directory or ldap, or a mapping" : "name the email (AS email in a query), or read them through a profile or a mapping"}`,
     };
   }
   return { ok: true, format: "csv", validation: { mapping: made }, through: "their fields' names" };

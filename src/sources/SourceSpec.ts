@@ -9,6 +9,7 @@ export type SourceSpec =
   | { kind: "command"; command: readonly string[]; cwd: string }
   | { kind: "http"; url: string; headers: Readonly<Record<string, string>> }
   | SqlSource
+  | LdapSource
   | ScimSource
   | JsonApiSource
   | S3Source;
@@ -88,4 +89,4 @@ export interface S3Source {
 }
 
 /** The sources whose data are records, written into a CSV file for the job. */
-export const RECORD_SOURCES = ["sql", "scim", "json-api"] as const;
+export const RECORD_SOURCES = ["sql", "ldap", "scim", "json-api"] as const;

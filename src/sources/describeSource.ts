@@ -17,6 +17,8 @@ export function describeSource(source: SourceSpec): string {
       return `the records at ${source.records === "" ? "each page" : source.records} of http ${redactUrl(source.url)}${source.next.kind === "none" ? "" : `, pages by ${source.next.kind}`}`;
     case "sql":
       return `sql ${redactUrl(source.url)}`;
+    case "ldap":
+      return `ldap ${redactUrl(source.url)} ${source.base} ${source.filter}`;
     case "scim":
       return `scim ${redactUrl(source.url)}/Users`;
     case "s3":

@@ -75,6 +75,10 @@ export async function fetchSource(
         },
       };
     }
+    case "ldap": {
+      const { ldapRecords } = await import("./ldap.js");
+      return recordsFile(ldapRecords(source, signal), into, describeSource(source));
+    }
     case "scim": {
       const { scimRecords } = await import("./scim.js");
       return recordsFile(scimRecords(source, signal), into, describeSource(source));

@@ -20,6 +20,8 @@ import { SourceError } from "../../src/sources/SourceError.js";
 import type { LdapSource } from "../../src/sources/SourceSpec.js";
 import { type SourceRecord, writeRecords } from "../../src/sources/writeRecords.js";
 import { addSecret } from "../../src/text/redact.js";
+import { runCli } from "../support/cli.js";
+import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
 import { BASE, type Slapd, slapdCannotStart, slapdMissing, startSlapd } from "../support/slapd.js";
 import { startTcpProxy } from "../support/tcpProxy.js";
 import { waitFor } from "../support/waitFor.js";
@@ -462,6 +464,46 @@ describe.skipIf(missing !== null)("the ldap source, on OpenLDAP", () => {
       await waitFor(() => open.size === 0, "the connection to be closed");
     } finally {
       silent.close();
+    }
+  });
+
+  it("is a job's source: syncfile run pushes the directory's users, its password in a file and never shown", async () => {
+    const server = await startServer();
+    try {
+      await writeFile(join(scratch, "ldap-password"), `${PASSWORD}\n`);
+      await writeFile(
+        join(scratch, "people.job.yaml"),
+        `jobs:
+  - name: people
+    source:
+      ldap: { url: "${slapd.url}", bindDN: "${READER}", password_file: ./ldap-password, base: "ou=people,${BASE}", filter: "(objectClass=inetOrgPerson)", pageSize: 300 }
+    profile: ldap
+    service: { url: "\${BASE_URL}", apiKey: "\${API_KEY}", appAccount: 77 }
+    state: ./ldap-state
+`,
+      );
+      const r = await runCli(["run", join(scratch, "people.job.yaml")], {
+        env: { ...process.env, BASE_URL: server.url, API_KEY: KEY },
+      });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^people: synced; ${PEOPLE} users, file \\d+`));
+      expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+      const emails: string[] = [];
+      for (let offset = 0; offset < 2000; offset += 1000) {
+        const page = await call(server.url, "GET", `/v1.0/appAccounts/77/users?limit=1000&offset=${offset}`);
+        emails.push(...(page.body.users as { email: string }[]).map((u) => u.email));
+      }
+      // the one an administrator locked is deleted: the service shows the others
+      expect(emails).toHaveLength(PEOPLE - 1);
+      expect(emails).not.toContain("user0007@example.org");
+      const record = (await readFile(join(scratch, "ldap-state", "runs.jsonl"), "utf8")).trim();
+      expect(record).not.toContain(PASSWORD);
+      expect(JSON.parse(record).source.from).toBe(
+        `ldap ${slapd.url} ou=people,${BASE} (objectClass=inetOrgPerson)`,
+      );
+    } finally {
+      await server.close();
+      await removeDataDirs();
     }
   });
 
