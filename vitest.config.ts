@@ -29,6 +29,8 @@ const HTTP_SUITE = [
   "test/postgres/**/*.test.ts", // what only several instances on one database can show
 ];
 
+const TEMPLATE_SETUP = "test/support/templateSetup.ts";
+
 export default defineConfig({
   // the examples import the package by name, as a user would
   resolve: {
@@ -61,7 +63,11 @@ export default defineConfig({
         extends: true,
         test: { name: "unit", include: ["test/unit/**/*.test.ts", "src/**/*.test.ts"] },
       },
-      { extends: true, test: { name: "e2e", include: ["test/e2e/**/*.test.ts"] } },
+      // one empty embedded database for the run, copied by every test's data directory
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], globalSetup: [TEMPLATE_SETUP] },
+      },
       ...(postgres === null
         ? [
             {
@@ -74,7 +80,7 @@ export default defineConfig({
                   SYNCFILE_TEST_POSTGRES_URL: POSTGRES_URL,
                   ...S3_ENV,
                 },
-                globalSetup: ["test/support/postgresSetup.ts"],
+                globalSetup: ["test/support/postgresSetup.ts", TEMPLATE_SETUP],
               },
             },
           ]

@@ -5,9 +5,7 @@
 // thread, not a dead server. What is asserted is the order of events (answers that arrive
 // while the sync is still running), never a duration: the machine may be loaded.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { Database } from "../../src/server/repositories/Database.js";
@@ -16,6 +14,7 @@ import {
   bigDocument,
   call,
   dataDir,
+  embeddedDataDir,
   KEY,
   OTHER_KEY,
   removeDataDirs,
@@ -160,7 +159,7 @@ describe("a sync's rows, COPY'd into the embedded database a piece at a time whi
 
 describe("the embedded database's thread dying", () => {
   it("fails what it was asking as Unavailable (a 503), and a new thread answers what comes next", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "syncfile-db-crash-"));
+    const dir = await embeddedDataDir(); // the template's copy: no cluster made anew
     const db = await Database.open(dir);
     try {
       await db.query("CREATE TABLE kept (n int)");

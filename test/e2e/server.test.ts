@@ -10,7 +10,7 @@ import { Database } from "../../src/server/repositories/Database.js";
 import { fixture } from "../support/paths.js";
 import {
   call,
-  dataDir,
+  embeddedDataDir,
   KEY,
   OTHER_KEY,
   removeDataDirs,
@@ -387,7 +387,8 @@ describe("an app account's users, page by page", () => {
 
 describe("the database", () => {
   it("keeps concurrent queries apart, and runs nothing else inside a transaction", async () => {
-    const db = await Database.open(await dataDir());
+    // the embedded database in both projects: copied from the template, not a cluster made anew
+    const db = await Database.open(await embeddedDataDir());
     try {
       // large parameters, many at once: each answer is its own query's
       const big = "x".repeat(200_000);

@@ -67,12 +67,24 @@ export async function dataDir(): Promise<string> {
     made.push(dir);
     return dir;
   }
-  template ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), "syncfile-server-template-"));
-    made.push(dir);
-    await (await Database.open(dir)).close();
-    return dir;
-  })();
+  return embeddedDataDir();
+}
+
+/**
+ * A fresh data directory with an empty embedded database, whichever backend the project
+ * tests: copied from the run's template (test/support/templateSetup.ts), or from one made
+ * here when no global setup made it.
+ */
+export async function embeddedDataDir(): Promise<string> {
+  const shared = process.env.SYNCFILE_TEST_TEMPLATE;
+  template ??= shared
+    ? Promise.resolve(shared)
+    : (async () => {
+        const dir = mkdtempSync(join(tmpdir(), "syncfile-server-template-"));
+        made.push(dir);
+        await (await Database.open(dir)).close();
+        return dir;
+      })();
   const dir = mkdtempSync(join(tmpdir(), "syncfile-server-test-"));
   made.push(dir);
   cpSync(join(await template, "db"), join(dir, "db"), { recursive: true });
