@@ -62,7 +62,8 @@ describe("one sync at a time", () => {
     const data = await dataDir();
     const server = await startServer({ dataDir: data });
     try {
-      const held = await heldFile(server.url, data, bigDocument(20_000));
+      // the file is held back until the test says: its size is not what makes the others wait
+      const held = await heldFile(server.url, data, bigDocument(2_000));
       const answers = Array.from({ length: 6 }, (_, i) => sync(server.url, held.id, 10 + i));
       // while one runs (it reads only when the test lets it), the five others are refused
       const refused = await whileHeld(held, answers, 5);
@@ -74,10 +75,10 @@ describe("one sync at a time", () => {
       const results = await Promise.all(answers);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
       expect(results.find((r) => r.status === 200)?.body).toMatchObject({
-        users: 20_000,
-        activeUsers: 18_000,
+        users: 2_000,
+        activeUsers: 1_800,
         licenses: 5,
-        licenseUsers: 10_000,
+        licenseUsers: 1_000,
       });
       // and once it is done, the next one runs
       expect((await sync(server.url, held.id, 99)).status).toBe(200);
@@ -116,7 +117,7 @@ describe("a server killed in the middle of a sync", () => {
     children.push(first.child);
     const small = await upload(first.url, "small.json", '{"users":[{"email":"before@example.com"}]}');
     expect((await sync(first.url, small, 5)).status).toBe(200);
-    const held = await heldFile(first.url, data, bigDocument(20_000));
+    const held = await heldFile(first.url, data, bigDocument(2_000));
     const running = sync(first.url, held.id, 5).then(
       (r) => r.status,
       () => "killed" as const,
@@ -165,35 +166,30 @@ describe("syncfile serve", () => {
 
   it("refuses a --database that is not a PostgreSQL URL with exit 2, and one that does not answer with exit 3 and one line", async () => {
     const data = await dataDir();
-    const mysql = await runCli([
-      "serve",
-      "--data",
-      data,
-      "--database",
-      "mysql://root@127.0.0.1/x",
-      "--port",
-      "0",
+    // three commands that each end before they serve: run side by side
+    const [mysql, fromEnv, closed] = await Promise.all([
+      runCli(["serve", "--data", data, "--database", "mysql://root@127.0.0.1/x", "--port", "0"]),
+      runCli(["serve", "--data", data, "--port", "0"], {
+        env: { ...process.env, SYNCFILE_DATABASE_URL: "sqlite:x.db" },
+      }),
+      runCli([
+        "serve",
+        "--data",
+        data,
+        "--database",
+        "postgres://someone:secret@127.0.0.1:1/syncfile",
+        "--port",
+        "0",
+      ]),
     ]);
     expect(mysql.code).toBe(2);
     expect(mysql.stderr).toBe(
       "syncfile: --database must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile\n",
     );
-    const fromEnv = await runCli(["serve", "--data", data, "--port", "0"], {
-      env: { ...process.env, SYNCFILE_DATABASE_URL: "sqlite:x.db" },
-    });
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stderr).toBe(
       "syncfile: SYNCFILE_DATABASE_URL must be a PostgreSQL URL such as postgres://user@127.0.0.1:5432/syncfile\n",
     );
-    const closed = await runCli([
-      "serve",
-      "--data",
-      data,
-      "--database",
-      "postgres://someone:secret@127.0.0.1:1/syncfile",
-      "--port",
-      "0",
-    ]);
     expect(closed.code).toBe(3);
     expect(closed.stderr).toBe(
       "syncfile: cannot use the database postgres://someone:***@127.0.0.1:1/syncfile: connect ECONNREFUSED 127.0.0.1:1\n",
@@ -202,29 +198,31 @@ describe("syncfile serve", () => {
 
   it("refuses a --storage that is not an s3:// URL with exit 2, and a bucket it cannot reach with exit 3, in one line", async () => {
     const data = await dataDir();
-    const http = await runCli(["serve", "--data", data, "--storage", "http://x", "--port", "0"]);
+    const [http, unknown, closed] = await Promise.all([
+      runCli(["serve", "--data", data, "--storage", "http://x", "--port", "0"]),
+      runCli(["serve", "--data", data, "--port", "0"], {
+        env: { ...process.env, SYNCFILE_STORAGE_URL: "s3://b?pathStyle=true" },
+      }),
+      runCli(
+        [
+          "serve",
+          "--data",
+          data,
+          "--port",
+          "0",
+          "--storage",
+          "s3://b?endpoint=http://127.0.0.1:1&forcePathStyle=true",
+        ],
+        { env: { ...process.env, AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" } },
+      ),
+    ]);
     expect(http.code).toBe(2);
     expect(http.stderr).toBe(
       'syncfile: --storage: the storage must be an S3 bucket, written s3://BUCKET[/prefix]?region=eu-west-1 (or ?endpoint=http://127.0.0.1:9000&forcePathStyle=true); got "http://x"\n',
     );
-    const unknown = await runCli(["serve", "--data", data, "--port", "0"], {
-      env: { ...process.env, SYNCFILE_STORAGE_URL: "s3://b?pathStyle=true" },
-    });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
       "syncfile: SYNCFILE_STORAGE_URL: unknown storage URL parameter pathStyle: the parameters are endpoint, region, forcePathStyle\n",
-    );
-    const closed = await runCli(
-      [
-        "serve",
-        "--data",
-        data,
-        "--port",
-        "0",
-        "--storage",
-        "s3://b?endpoint=http://127.0.0.1:1&forcePathStyle=true",
-      ],
-      { env: { ...process.env, AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s" } },
     );
     expect(closed.code).toBe(3);
     expect(closed.stderr).toBe("syncfile: cannot use the bucket s3://b/: connect ECONNREFUSED 127.0.0.1:1\n");
@@ -232,12 +230,14 @@ describe("syncfile serve", () => {
 
   it("refuses a --redis that is not a Redis URL with exit 2, and one that does not answer with exit 3, in one line", async () => {
     const data = await dataDir();
-    const http = await runCli(["serve", "--data", data, "--redis", "http://x", "--port", "0"]);
+    const [http, closed] = await Promise.all([
+      runCli(["serve", "--data", data, "--redis", "http://x", "--port", "0"]),
+      runCli(["serve", "--data", data, "--port", "0"], {
+        env: { ...process.env, SYNCFILE_REDIS_URL: "redis://:secret@127.0.0.1:1" },
+      }),
+    ]);
     expect(http.code).toBe(2);
     expect(http.stderr).toBe("syncfile: --redis must be a Redis URL such as redis://127.0.0.1:6379\n");
-    const closed = await runCli(["serve", "--data", data, "--port", "0"], {
-      env: { ...process.env, SYNCFILE_REDIS_URL: "redis://:secret@127.0.0.1:1" },
-    });
     expect(closed.code).toBe(3);
     expect(closed.stderr).toBe(
       "syncfile: cannot use Redis at redis://:***@127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1\n",
@@ -245,29 +245,18 @@ describe("syncfile serve", () => {
   }, 60_000);
 
   it("refuses a bad seed and an unknown currency with exit 2, a port in use with exit 3", async () => {
-    const seed = await runCli([
-      "serve",
-      "--data",
-      await dataDir(),
-      "--seed",
-      "fixtures/valid/example.json",
-      "--port",
-      "0",
+    // the three commands need nothing of each other: run side by side
+    const [seed, currency, server] = await Promise.all([
+      dataDir().then((data) =>
+        runCli(["serve", "--data", data, "--seed", "fixtures/valid/example.json", "--port", "0"]),
+      ),
+      dataDir().then((data) => runCli(["serve", "--data", data, "--display-currency", "XYZ", "--port", "0"])),
+      startServer(),
     ]);
     expect(seed.code).toBe(2);
     expect(seed.stderr).toMatch(/^syncfile: fixtures\/valid\/example\.json: campaigns must be an array\n$/);
-    const currency = await runCli([
-      "serve",
-      "--data",
-      await dataDir(),
-      "--display-currency",
-      "XYZ",
-      "--port",
-      "0",
-    ]);
     expect(currency.code).toBe(2);
     expect(currency.stderr).toContain('unknown currency "XYZ"');
-    const server = await startServer();
     try {
       const port = new URL(server.url).port;
       const busy = await runCli(["serve", "--data", await dataDir(), "--port", port]);
