@@ -449,7 +449,12 @@ describe("syncfile push", () => {
     expect(r.stdout).toBe("");
   });
 
-  it("exits 7 when a sync still runs after --wait, and 8 when the service is not there", async () => {
+  // this test and the next wait out the CLI's retries (some 14 s each) of a connection that is
+  // refused, and share nothing else: they run side by side, as do the two commands here
+  it.concurrent("exits 7 when a sync still runs after --wait, and 8 when the service is not there", async ({
+    expect,
+  }) => {
+    const gone = syncfile(["download", "1"], { SYNCFILE_BASE_URL: "http://127.0.0.1:9" });
     const held = await holdSync(server.url, data);
     try {
       const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "0"]);
@@ -461,12 +466,14 @@ describe("syncfile push", () => {
       await held.release();
     }
     expect((await held.answer).status).toBe(200);
-    const gone = await syncfile(["download", "1"], { SYNCFILE_BASE_URL: "http://127.0.0.1:9" });
-    expect(gone.code).toBe(8);
-    expect(gone.stderr).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:9 — connection refused/);
+    const { code, stderr } = await gone;
+    expect(code).toBe(8);
+    expect(stderr).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:9 — connection refused/);
   });
 
-  it("names the proxy that refused, not the service, when the service is up and the proxy is not", async () => {
+  it.concurrent("names the proxy that refused, not the service, when the service is up and the proxy is not", async ({
+    expect,
+  }) => {
     // (the retries take about 14 s, as for a service that does not answer)
     const deadProxy = await syncfile(["download", "1", "--info"], {
       HTTP_PROXY: "http://someone:proxy-secret-9@127.0.0.1:9",
@@ -528,8 +535,10 @@ describe("syncfile push", () => {
       [["reports", "--since", "yesterday"], {}, /--since takes an ISO 8601 time/],
       [["reports", "--interval", "5m"], {}, /--interval goes with --watch/],
     ];
-    for (const [args, env, message] of cases) {
-      const r = await syncfile(args, env);
+    // each command on its own, all at once
+    const results = await Promise.all(cases.map(([args, env]) => syncfile(args, env)));
+    for (const [i, [args, , message]] of cases.entries()) {
+      const r = results[i] as Awaited<(typeof results)[number]>;
       expect([args, r.code]).toEqual([args, 2]);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
