@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
-import { runCli, startCli } from "../support/cli.js";
+import { type CliResult, runCli, startCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
 import { type FaultyProxy, startForwardProxy, startProxy } from "../support/proxy.js";
 import {
@@ -25,10 +25,20 @@ let server: SyncfileServer;
 let data: string;
 let proxy: FaultyProxy;
 const work = mkdtempSync(join(tmpdir(), "syncfile-cli-client-"));
+/**
+ * Two commands that wait out the CLI's retries of a refused connection (some 14 s each, as a
+ * user's would) and need nothing of the other tests: started with the file, so that they wait
+ * while the others run; their tests below check what they ended with.
+ */
+let unreachable: { service: Promise<CliResult>; proxy: Promise<CliResult> };
 beforeAll(async () => {
   data = await dataDir();
   server = await startServer({ dataDir: data });
   proxy = await startProxy(server.url);
+  unreachable = {
+    service: syncfile(["download", "1"], { SYNCFILE_BASE_URL: "http://127.0.0.1:9" }),
+    proxy: syncfile(["download", "1", "--info"], { HTTP_PROXY: "http://someone:proxy-secret-9@127.0.0.1:9" }),
+  };
 });
 afterAll(async () => {
   await proxy.close();
@@ -449,12 +459,7 @@ describe("syncfile push", () => {
     expect(r.stdout).toBe("");
   });
 
-  // this test and the next wait out the CLI's retries (some 14 s each) of a connection that is
-  // refused, and share nothing else: they run side by side, as do the two commands here
-  it.concurrent("exits 7 when a sync still runs after --wait, and 8 when the service is not there", async ({
-    expect,
-  }) => {
-    const gone = syncfile(["download", "1"], { SYNCFILE_BASE_URL: "http://127.0.0.1:9" });
+  it("exits 7 when a sync still runs after --wait, and 8 when the service is not there", async () => {
     const held = await holdSync(server.url, data);
     try {
       const r = await syncfile(["push", fixture("valid/example.json"), "--app-account", "9", "--wait", "0"]);
@@ -466,18 +471,14 @@ describe("syncfile push", () => {
       await held.release();
     }
     expect((await held.answer).status).toBe(200);
-    const { code, stderr } = await gone;
-    expect(code).toBe(8);
-    expect(stderr).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:9 — connection refused/);
+    const gone = await unreachable.service; // started with the file
+    expect(gone.code).toBe(8);
+    expect(gone.stderr).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:9 — connection refused/);
   });
 
-  it.concurrent("names the proxy that refused, not the service, when the service is up and the proxy is not", async ({
-    expect,
-  }) => {
-    // (the retries take about 14 s, as for a service that does not answer)
-    const deadProxy = await syncfile(["download", "1", "--info"], {
-      HTTP_PROXY: "http://someone:proxy-secret-9@127.0.0.1:9",
-    });
+  it("names the proxy that refused, not the service, when the service is up and the proxy is not", async () => {
+    // started with the file: the retries take about 14 s, as for a service that does not answer
+    const deadProxy = await unreachable.proxy;
     expect(deadProxy.code).toBe(8);
     expect(deadProxy.stderr).toContain(
       "the proxy http://someone:***@127.0.0.1:9 (HTTP_PROXY) refused the connection (is the proxy running, and is HTTP_PROXY right?)",

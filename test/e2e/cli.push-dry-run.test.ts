@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
-import { runCli, runShell } from "../support/cli.js";
+import { type CliResult, runCli, runShell } from "../support/cli.js";
 import { root } from "../support/paths.js";
 import { type FaultyProxy, startProxy } from "../support/proxy.js";
 import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
@@ -33,6 +33,23 @@ const noService = (): NodeJS.ProcessEnv => {
   delete env.SYNCFILE_API_KEY;
   return env;
 };
+
+/**
+ * A dry run against a service that cannot be reached: it waits out the CLI's retries (some 12 s,
+ * as a user's would) and needs nothing of the other tests, so it starts with the file and waits
+ * while they run; its test below checks what it ended with.
+ */
+let unreachable: Promise<CliResult>;
+beforeAll(() => {
+  unreachable = runCli(["push", write("ten.json", people(10)), "--app-account", "7", "--dry-run"], {
+    env: {
+      ...process.env,
+      SYNCFILE_BASE_URL: "http://127.0.0.1:9",
+      SYNCFILE_API_KEY: KEY,
+      SYNCFILE_STATE_DIR: join(work, "unreachable-state"),
+    },
+  });
+});
 
 describe("against a service with a guard of its own (serve --max-deletes 5)", () => {
   let guarded: SyncfileServer;
@@ -102,14 +119,7 @@ describe("against a service with a guard of its own (serve --max-deletes 5)", ()
 
 describe("a dry run that checks nothing does not pass", () => {
   it("exits 8 when the service cannot be reached, and says no first push", async () => {
-    const r = await runCli(["push", write("ten.json", people(10)), "--app-account", "7", "--dry-run"], {
-      env: {
-        ...process.env,
-        SYNCFILE_BASE_URL: "http://127.0.0.1:9",
-        SYNCFILE_API_KEY: KEY,
-        SYNCFILE_STATE_DIR: join(work, "unreachable-state"),
-      },
-    });
+    const r = await unreachable; // started with the file
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/no complete answer from http:\/\/127\.0\.0\.1:9 — connection refused/);
     expect(r.stdout).not.toContain("a first push");
