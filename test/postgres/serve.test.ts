@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startCli } from "../support/cli.js";
 import { createTestDatabase } from "../support/postgres.js";
-import { bucket, call, dataDir, KEY, removeDataDirs, upload } from "../support/server.js";
+import { bucket, call, dataDir, embeddedDataDir, KEY, removeDataDirs, upload } from "../support/server.js";
 import { waitFor } from "../support/waitFor.js";
 
 afterAll(removeDataDirs);
@@ -61,7 +61,9 @@ describe("syncfile serve --database --storage", () => {
   it("refuses a bucket that does not exist with exit 3, in one line", async () => {
     const files = await bucket();
     const missing = files.url.replace(files.name, "syncfile-missing");
-    const run = startCli(["serve", "--data", await dataDir(), "--port", "0", "--storage", missing]);
+    // the embedded database (no --database): the template's copy, not a cluster made anew first
+    const data = await embeddedDataDir();
+    const run = startCli(["serve", "--data", data, "--port", "0", "--storage", missing]);
     const { code, stderr } = await run.result;
     expect(code).toBe(3);
     expect(stderr).toBe(
