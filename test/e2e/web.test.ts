@@ -102,13 +102,14 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     "invalid/xlsx.cell.error.xlsx",
     "invalid/xlsx.sheet.missing.xlsx",
   ])("lists the findings of a dropped %s where the CLI puts them", async (name) => {
+    const report = cliReport(name); // the CLI's run needs nothing of the page's: side by side
     const page = await open();
     try {
       await dropFile(page, "#drop", name.split("/")[1] as string, readFileSync(fixture(name)));
       await page.locator("#result .banner").waitFor();
       expect(await page.locator("#result .banner").textContent()).toMatch(/^invalid — /);
       const rows = await findingRows(page, "#result");
-      const expected = (await cliReport(name)).findings;
+      const expected = (await report).findings;
       expect(rows.map((r) => r.code)).toEqual(expected.map((f) => f.code));
       expect(rows.map((r) => r.message)).toEqual(expected.map((f) => f.message));
       // where the text format puts them: line:column, a CSV row's line, a workbook's cell
@@ -142,17 +143,19 @@ describe.skipIf(unavailable !== null)("the page", { timeout: 120_000 }, () => {
     ["valid/example.json", "csv"],
     ["valid/google-sheets.xlsx", "json"],
   ] as const)("downloads a valid %s as the %s syncfile convert writes, byte for byte", async (name, to) => {
+    // the CLI's conversion needs nothing of the page's: side by side
+    const base = (name.split("/")[1] as string).replace(/\.\w+$/, "");
+    const out = join(dir, `${base}.${to}`);
+    const converting = runCli(["convert", fixture(name), out]);
     const page = await open();
     try {
       await page.setInputFiles("#file", fixture(name));
       await page.locator("#result .banner.valid").waitFor();
       if (name === "valid/example.csv") await screenshot(page, "page-valid");
       const [download] = await Promise.all([page.waitForEvent("download"), page.click(`#download-${to}`)]);
-      const base = (name.split("/")[1] as string).replace(/\.\w+$/, "");
       expect(download.suggestedFilename()).toBe(`${base}.${to}`);
       const fromPage = readFileSync((await download.path()) as string);
-      const out = join(dir, `${base}.${to}`);
-      const converted = await runCli(["convert", fixture(name), out]);
+      const converted = await converting;
       expect(converted.code).toBe(0);
       expect(fromPage.equals(readFileSync(out))).toBe(true);
     } finally {
