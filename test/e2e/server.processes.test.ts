@@ -140,28 +140,35 @@ describe("a server killed in the middle of a sync", () => {
   }, 180_000);
 });
 
-describe("syncfile serve", () => {
+// each test on a data directory of its own, waiting on processes that start or are refused:
+// side by side (a test that leaves a process running ends it itself, not the afterEach above)
+describe.concurrent("syncfile serve", () => {
   it("creates an API key on first start, prints it once, and uses it from then on", async () => {
     const data = await dataDir();
     const env = { SYNCFILE_API_KEYS: "" };
-    const first = await serveProcess(data, env);
-    children.push(first.child);
-    const key = /created an API key, kept in .*api-key \(shown only this once\):\n {2}(sf_\S+)/.exec(
-      first.output(),
-    )?.[1];
-    expect(key).toBeDefined();
-    expect(
-      (await call(first.url, "GET", "/v1.0/accessReviews/campaigns", { key: key as string })).status,
-    ).toBe(200);
-    first.child.kill("SIGTERM");
-    await new Promise((r) => first.child.once("exit", r));
-    const second = await serveProcess(data, env);
-    children.push(second.child);
-    expect(second.output()).not.toContain(key as string);
-    expect(second.output()).toContain("API key: the one in");
-    expect(
-      (await call(second.url, "GET", "/v1.0/accessReviews/campaigns", { key: key as string })).status,
-    ).toBe(200);
+    const own: ChildProcess[] = [];
+    try {
+      const first = await serveProcess(data, env);
+      own.push(first.child);
+      const key = /created an API key, kept in .*api-key \(shown only this once\):\n {2}(sf_\S+)/.exec(
+        first.output(),
+      )?.[1];
+      expect(key).toBeDefined();
+      expect(
+        (await call(first.url, "GET", "/v1.0/accessReviews/campaigns", { key: key as string })).status,
+      ).toBe(200);
+      first.child.kill("SIGTERM");
+      await new Promise((r) => first.child.once("exit", r));
+      const second = await serveProcess(data, env);
+      own.push(second.child);
+      expect(second.output()).not.toContain(key as string);
+      expect(second.output()).toContain("API key: the one in");
+      expect(
+        (await call(second.url, "GET", "/v1.0/accessReviews/campaigns", { key: key as string })).status,
+      ).toBe(200);
+    } finally {
+      for (const child of own) child.kill("SIGKILL");
+    }
   }, 120_000);
 
   it("refuses a --database that is not a PostgreSQL URL with exit 2, and one that does not answer with exit 3 and one line", async () => {
