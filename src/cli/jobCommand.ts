@@ -388,7 +388,7 @@ async function copyOut(path: string): Promise<void> {
 }
 
 /** The jobs of `file` that `name` picks (all without it); null with the file's mistakes said. */
-async function chosenJobs(file: string, name: string | undefined): Promise<Job[] | null> {
+export async function chosenJobs(file: string, name: string | undefined): Promise<Job[] | null> {
   const jobs = await jobsOf(file);
   if (jobs === null) return null;
   const chosen = name === undefined ? jobs : jobs.filter((j) => j.name === name);

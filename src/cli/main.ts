@@ -16,6 +16,7 @@ import { EXIT } from "./exitCodes.js";
 import { approveCommand, jobCommand, runCommand, runsCommand } from "./jobCommand.js";
 import { mappingCommand } from "./mappingCommand.js";
 import { profilesCommand } from "./profilesCommand.js";
+import { pullCommand } from "./pullCommand.js";
 import { pushCommand } from "./pushCommand.js";
 import { reportsCommand } from "./reportsCommand.js";
 import { serveCommand } from "./serveCommand.js";
@@ -47,6 +48,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     runCommand(result),
     runsCommand(result),
     approveCommand(result),
+    pullCommand(result),
   ]) {
     for (const sub of command.commands) {
       sub

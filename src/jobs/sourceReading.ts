@@ -21,8 +21,6 @@ export type SourceReading =
       ok: true;
       format: InputFormat;
       validation: { profile?: string; mapping?: MappingDocument };
-      /** What it is read through, in words: "the profile bamboohr", "its fields' names". */
-      through: string | null;
     }
   | { ok: false; message: string };
 
@@ -37,20 +35,14 @@ export async function sourceReading(job: Job, source: SourceFile): Promise<Sourc
       message: `the source gave JSON, and the job reads it through ${read}, which reads a CSV file's or a workbook's columns: say format: csv (or xlsx) if it is one, or leave the profile out`,
     };
   }
-  if (profile) return { ok: true, format, validation: { profile }, through: `the profile ${profile}` };
-  if (mapping)
-    return {
-      ok: true,
-      format,
-      validation: { mapping: mapping.document },
-      through: `the mapping ${mapping.path}`,
-    };
+  if (profile) return { ok: true, format, validation: { profile } };
+  if (mapping) return { ok: true, format, validation: { mapping: mapping.document } };
   // a SCIM endpoint's users are read as the built-in profile of the core User schema reads them
   if (job.source.kind === "scim") {
-    return { ok: true, format: "csv", validation: { profile: "scim" }, through: "the profile scim" };
+    return { ok: true, format: "csv", validation: { profile: "scim" } };
   }
   if (!(RECORD_SOURCES as readonly string[]).includes(job.source.kind)) {
-    return { ok: true, format, validation: {}, through: null };
+    return { ok: true, format, validation: {} };
   }
   const header = await headerOf(source.path);
   const made = recordsMapping(header);
@@ -60,7 +52,7 @@ export async function sourceReading(job: Job, source: SourceFile): Promise<Sourc
       message: `the records have no email field (their fields: ${header.slice(0, 12).join(", ")}${header.length > 12 ? ", …" : ""}): ${job.source.kind === "ldap" ? "read a directory's entries through the profile active-directory or ldap, or a mapping" : "name the email (AS email in a query), or read them through a profile or a mapping"}`,
     };
   }
-  return { ok: true, format: "csv", validation: { mapping: made }, through: "their fields' names" };
+  return { ok: true, format: "csv", validation: { mapping: made } };
 }
 
 /** The header of the CSV file a source of records wrote. */

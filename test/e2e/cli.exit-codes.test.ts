@@ -31,6 +31,15 @@ afterAll(async () => {
 const valid = fixture("valid/example.json");
 const invalid = fixture("invalid/user.email.format.json");
 const missing = join(work, "missing.json");
+/** A job file reading a fixture (a CSV of the service's layout), for pull. */
+const pullJob = (name: string, csv: string, folder = "valid") => {
+  const file = join(work, `${name}.job.yaml`);
+  writeFileSync(
+    file,
+    `jobs:\n  - name: a\n    source: { file: "${fixture(`${folder}/${csv}`)}", settle: 0 }\n    service: { url: "http://x", apiKey: k, appAccount: 1 }\n`,
+  );
+  return file;
+};
 /** A whole HTTP answer with a JSON body, as the proxy sends it in the service's place. */
 const answer = (status: string, headers: string, body: object) => {
   const text = JSON.stringify(body);
@@ -101,6 +110,12 @@ const SCENARIOS: Record<string, Scenarios> = {
       return run(["job", "check", file]);
     },
     2: () => run(["job", "check", join(work, "missing.job.yaml")]),
+  },
+  pull: {
+    0: () => run(["pull", pullJob("pull-ok", "example.csv")]),
+    1: () => run(["pull", pullJob("pull-invalid", "csv.ragged.csv", "invalid")]),
+    2: () => run(["pull", join(work, "missing.job.yaml")]),
+    3: () => run(["pull", pullJob("pull-missing", "no-such.csv")]),
   },
   "mapping suggest": {
     0: () => run(["mapping", "suggest", fixture("valid/example.csv")]),

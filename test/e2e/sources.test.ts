@@ -5,7 +5,7 @@
 // read, disabled or inactive users come out deleted, a source that fails half way pushes
 // nothing, and its password or token appears in no output.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -150,6 +150,34 @@ describe("a PostgreSQL query", () => {
       /^people: failed — cannot connect to postgres:\/\/.*: database "syncfile_no_such_database" does not exist/,
     );
     expectNoSecret(g, PASSWORD);
+  });
+
+  it("pull writes what a run would push, as JSON or CSV, and pushes nothing", async () => {
+    const { account } = job(
+      `{ sql: { url: "\${DB_URL}", query: 'SELECT email, first_name AS "firstName", NOT disabled AS active FROM people ORDER BY id' } }`,
+    );
+    const file = join(work, `job-${account}`, "people.job.yaml");
+    const env = { ...process.env, BASE_URL: server.url, API_KEY: KEY, DB_URL: withPassword() };
+    const json = await runCli(["pull", file], { env });
+    expect(json.code, json.stderr).toBe(0);
+    const users = JSON.parse(json.stdout).users as {
+      email: string;
+      status: string;
+      externalStatus: string;
+    }[];
+    expect(users).toHaveLength(2500);
+    expect(users[6]).toMatchObject({
+      email: "p7@example.com",
+      status: "deleted",
+      externalStatus: "inactive",
+    });
+    expect(json.stderr).toMatch(/^people: sql postgres:\/\/.*: valid — 0 errors, 0 warnings \(2,500 users/);
+    const out = join(work, `job-${account}`, "people.csv");
+    const csv = await runCli(["pull", file, "--job", "people", "-o", out], { env });
+    expect(csv.code).toBe(0);
+    expect(readFileSync(out, "utf8").split("\n")[1]).toBe("p1@example.com,,P1,,active,active,,,,,,");
+    expectNoSecret(json, PASSWORD);
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${account}/users`)).status).toBe(404);
   });
 
   it("runs the query read-only", async () => {
