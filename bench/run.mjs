@@ -4,7 +4,8 @@
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
-//   BENCH_ONLY=server npm run bench     only some parts: json, csv, exports, diff, xlsx, server, pages, postgres (comma-separated)
+//   BENCH_ONLY=server npm run bench     only some parts: json, csv, exports, diff, xlsx, server, pages, postgres, sources (comma-separated)
+//   part sources: a job's sql source, BENCH_SOURCE_USERS users (default 1 M) from PostgreSQL to the JSON a push sends, against psql's \copy then convert
 //   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M), on each backend
 //   parts pages and postgres run on PostgreSQL too when it answers (BENCH_POSTGRES_URL).
 //   part postgres: the 1 GB JSON sync, then again into the same account (replacing its rows), on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
@@ -15,7 +16,7 @@
 //                                       once each: time against size, peak memory against size (the 4 GB file takes minutes)
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -468,6 +469,92 @@ if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
           `  ${"".padEnd(9)} the floor: psql's COPY of the same rows from files, a table a connection at once, into copies of the tables with their indexes: ${floor.toFixed(1)} s (the sync ${(s / floor).toFixed(2)}× that)`,
         );
       }
+    }
+  }
+}
+
+// ── a job's sql source: a query's rows to the file a push sends, against psql's \copy + convert ──
+if (runs("sources")) {
+  const postgres = postgresForBench();
+  if (postgres.reachable) {
+    const users = Number(process.env.BENCH_SOURCE_USERS ?? 1_000_000);
+    const database = postgres.create(`syncfile_bench_source_${process.pid}`);
+    const dir = mkdtempSync(join(tmpdir(), "syncfile-bench-source-"));
+    try {
+      execFileSync("psql", [
+        database,
+        "-q",
+        "-c",
+        `CREATE TABLE people AS SELECT n AS id, 'user' || n || '@example.com' AS email, 'First' || n AS first_name, 'Last' || n AS last_name, n % 9 <> 0 AS active, timestamptz '2026-01-01' + n * interval '1 second' AS last_login FROM generate_series(1, ${users}) AS n`,
+      ]);
+      const query = `SELECT email, first_name AS "firstName", last_name AS "lastName", active, last_login AS "lastUsedDate" FROM people ORDER BY id`;
+      writeFileSync(
+        join(dir, "people.job.yaml"),
+        `jobs:\n  - name: people\n    source: { sql: { url: "${database}", query: '${query}' } }\n    service: { url: "http://127.0.0.1:9", apiKey: bench, appAccount: 1 }\n`,
+      );
+      // the same reading for the pair: the mapping pull makes of these columns
+      writeFileSync(
+        join(dir, "records.mapping.json"),
+        JSON.stringify({
+          name: "records",
+          email: "email",
+          firstName: "firstName",
+          lastName: "lastName",
+          lastUsedDate: "lastUsedDate",
+          status: {
+            column: "active",
+            values: {
+              t: { status: "active", externalStatus: "active" },
+              f: { status: "deleted", externalStatus: "inactive" },
+            },
+          },
+        }),
+      );
+      line();
+      line(
+        `a job's sql source: ${users.toLocaleString("en-US")} users from PostgreSQL to the JSON a push sends`,
+      );
+      const copyThenConvert = async () => {
+        const copy = await measureProgram("psql", [
+          database,
+          "-q",
+          "-c",
+          `\\copy (${query}) TO '${join(dir, "rows.csv")}' WITH (FORMAT csv, HEADER)`,
+        ]);
+        const convert = await measureNode(CLI, [
+          "convert",
+          join(dir, "rows.csv"),
+          join(dir, "pair.json"),
+          "--mapping",
+          join(dir, "records.mapping.json"),
+          "--force",
+        ]);
+        rmSync(join(dir, "rows.csv"), { force: true });
+        return {
+          code: convert.code,
+          stderr: convert.stderr,
+          seconds: copy.seconds + convert.seconds,
+          rss: Math.max(copy.rss ?? 0, convert.rss ?? 0),
+        };
+      };
+      const [pull, pair] = await alternate([
+        () => measureNode(CLI, ["pull", join(dir, "people.job.yaml"), "-o", join(dir, "pulled.json")]),
+        copyThenConvert,
+      ]);
+      const bytes = statSync(join(dir, "pulled.json")).size; // MB/s: of the JSON written
+      row(
+        "syncfile pull (sql source → JSON)",
+        pull.seconds,
+        bytes,
+        pull.rss,
+        `(${(pull.seconds / pair.seconds).toFixed(2)}× the pair; target ≤ 1.2×: ${check(pull.seconds <= 1.2 * pair.seconds)})`,
+      );
+      row("baseline: psql \\copy … TO, then syncfile convert", pair.seconds, bytes, pair.rss);
+      const same = readFileSync(join(dir, "pulled.json")).equals(readFileSync(join(dir, "pair.json")));
+      line(`  the two JSON outputs are ${same ? "identical" : "DIFFERENT"}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      postgres.drop(database);
     }
   }
 }
