@@ -1,12 +1,15 @@
 // One page of a JSON API: a GET whose 429 (and 503) with Retry-After is waited out a few
-// times, as rate-limited APIs ask, and whose other failures fail the source with what the
-// server said. A page is read whole (it is a page); its URL's secrets never reach a message.
+// times, as rate-limited APIs ask (without one, tried twice more, soon), and whose other
+// failures fail the source with what the server said. A page is read whole (it is a page); its
+// URL's secrets never reach a message.
 
 import { redactText, redactUrl } from "../text/redact.js";
 import { SourceError } from "./SourceError.js";
 
 /** How many times a page asked to wait (429, 503) is asked for. */
 const TRIES = 6;
+/** How many times a 429 or 503 without Retry-After is asked for (1 s, then 2 s apart). */
+const QUICK_TRIES = 3;
 /** The longest wait a Retry-After is followed for; longer fails the source. */
 const LONGEST_WAIT_MS = 5 * 60_000;
 
@@ -36,7 +39,9 @@ export async function getJson(
       const cause = (error as { cause?: { message?: string } }).cause?.message;
       throw new SourceError(`cannot GET ${said}: ${redactText(cause ?? (error as Error).message)}`);
     }
-    if ((response.status === 429 || response.status === 503) && attempt < TRIES) {
+    // a wait asked for is waited out; without Retry-After, a couple of short tries only
+    const asked = response.headers.get("retry-after") !== null;
+    if ((response.status === 429 || response.status === 503) && attempt < (asked ? TRIES : QUICK_TRIES)) {
       await response.body?.cancel();
       const wait = retryAfterMs(response.headers.get("retry-after"), attempt);
       if (wait > LONGEST_WAIT_MS) {

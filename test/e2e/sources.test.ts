@@ -291,6 +291,7 @@ describe("a SCIM 2.0 endpoint", () => {
   const TOKEN = "scim-token-3307";
   let scim: { server: Server; url: string };
   let users: { id: string; userName: string }[] = [];
+  let scimFailFrom: number | null = null;
   beforeAll(async () => {
     users = people(260).map((p, i) => ({
       id: `u-${i + 1}`,
@@ -306,6 +307,11 @@ describe("a SCIM 2.0 endpoint", () => {
     scim = await listen(async (request, response, url) => {
       if (request.headers.authorization !== `Bearer ${TOKEN}` || url.pathname !== "/scim/v2/Users") {
         return void response.writeHead(401, { "content-type": "application/scim+json" }).end();
+      }
+      if (scimFailFrom !== null && Number(url.searchParams.get("startIndex")) >= scimFailFrom) {
+        return void response
+          .writeHead(503, { "content-type": "application/scim+json" })
+          .end('{"detail":"down for maintenance"}');
       }
       const list = await new SCIMMY.Resources.User(undefined, {
         startIndex: Number(url.searchParams.get("startIndex")),
@@ -340,6 +346,17 @@ describe("a SCIM 2.0 endpoint", () => {
       /^people: failed — GET http:\/\/127\.0\.0\.1:\d+\/scim\/v2\/Users\?startIndex=1&count=100 answered 401/,
     );
     expectNoSecret(f, "bad-scim-token-1");
+
+    // the third page does not come: nothing is pushed (a 503 is asked again, then given up)
+    scimFailFrom = 201;
+    const broken = job(`{ scim: { url: "\${SCIM_URL}", token: "\${SCIM_TOKEN}", pageSize: 100 } }`);
+    const b = await broken.run({ SCIM_URL: `${scim.url}/scim/v2`, SCIM_TOKEN: TOKEN });
+    scimFailFrom = null;
+    expect(b.code).toBe(3);
+    expect(b.stdout).toMatch(
+      /^people: failed — GET .*\/Users\?startIndex=201&count=100 answered 503 Service Unavailable: \{"detail":"down for maintenance"\}/,
+    );
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${broken.account}/users`)).status).toBe(404);
   });
 });
 
