@@ -118,13 +118,13 @@ async function fetchObject(
   const found = await fetchS3(
     source,
     now,
-    async (body, name, size) => {
+    async (body, name, size, where) => {
       const target = join(into, name);
-      const copied = await copyCounting(body, target, `the object s3://…/${name} was cut short`);
+      const copied = await copyCounting(body, target, `the object ${where} was cut short`);
       if (size >= 0 && copied.bytes !== size) {
-        throw new SourceError(`the object ${name} was cut short: ${copied.bytes} of ${size} bytes`);
+        throw new SourceError(`the object ${where} was cut short: ${copied.bytes} of ${size} bytes`);
       }
-      file = { path: target, name, ...copied, from: redactUrl(source.url) };
+      file = { path: target, name, ...copied, from: where };
     },
     signal,
   );

@@ -49,7 +49,7 @@ function open(source: S3Source): { client: S3Client; bucket: string; key: string
 export async function fetchS3(
   source: S3Source,
   now: () => number,
-  copy: (body: () => Readable, name: string, size: number) => Promise<void>,
+  copy: (body: () => Readable, name: string, size: number, where: string) => Promise<void>,
   signal?: AbortSignal,
 ): Promise<S3Object> {
   const { client, bucket, key } = open(source);
@@ -76,7 +76,7 @@ export async function fetchS3(
     );
     const size = object.ContentLength ?? target.size;
     const name = target.key.split("/").pop() || "object";
-    await copy(() => object.Body as Readable, name, size);
+    await copy(() => object.Body as Readable, name, size, `s3://${bucket}/${target.key}`);
     return { kind: "object", key: target.key, size, name };
   } catch (error) {
     if (error instanceof SourceError) throw error;

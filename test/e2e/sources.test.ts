@@ -399,6 +399,14 @@ describe("an object in a bucket", () => {
     expect(r.stdout).toMatch(/^people: synced; 30 users/);
     expect(await shown(account)).toEqual(activeOf(people(30)));
 
+    // the object's body cut short on its way: a failed source, nothing pushed
+    bucket.proxy.cutNext(/^GET \/[^ ]*people\/2026-11-28\.csv/, 600);
+    const cut = job(`{ s3: "\${BUCKET_URL}", settle: 0 }`, "    profile: bamboohr\n");
+    const c = await cut.run({ BUCKET_URL: url, ...S3_ENV });
+    expect(c.code, c.stdout + c.stderr).toBe(3);
+    expect(c.stdout).toMatch(/^people: failed — .*2026-11-28\.csv.*cut short: aborted \(run /);
+    expect((await call(server.url, "GET", `/v1.0/appAccounts/${cut.account}/users`)).status).toBe(404);
+
     const missing = job(`{ s3: "\${BUCKET_URL}" }`, "    profile: bamboohr\n");
     const m = await missing.run({
       BUCKET_URL: `s3://${bucket.name}/people/none.csv?${at.searchParams}`,
