@@ -163,7 +163,7 @@ describe("a job file", () => {
 `),
     ).toEqual([
       "2:11: error: jobs[0].name must be a name of lower-case letters, digits and '-', e.g. \"people\"",
-      "3:13: error: jobs[0].source must be one source: {file}, {command} or {http}",
+      "3:13: error: jobs[0].source must be one source: {file}, {command}, {http}, {sql}, {ldap}, {scim} or {s3}",
       "4:5: error: jobs[0].profil is not a field here; the fields here are name, source, profile, mapping, format, service, guard, mode, schedule, notify, state, keep",
       "6:12: error: jobs[0].service.url must be an http:// or https:// URL",
       "7:19: error: jobs[0].service.appAccount must be the app account's id, a whole number ≥ 1",
