@@ -3,7 +3,8 @@
 // the server writes them, never held here, at the speed of psql's \copy. Dates are written in
 // ISO form and UTC (DateStyle, TimeZone of the transaction), booleans as t and f, which the
 // records' mapping reads. The columns are the query's: a query that already says
-// `email, first_name AS "firstName", NOT disabled AS active` needs no mapping.
+// `email, first_name AS "firstName", NOT disabled AS active` needs no mapping. MySQL and
+// MariaDB (mysql:// and mariadb://) are read by _mysql.ts, loaded only for them.
 
 import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
@@ -14,7 +15,7 @@ import { SourceError } from "./SourceError.js";
 import type { SqlSource } from "./SourceSpec.js";
 
 /**
- * Runs `source`'s query and hands its rows, as CSV with a header, to `copy` (which writes them
+ * Runs `source`'s query (PostgreSQL, MySQL or MariaDB) and hands its rows, as CSV with a header, to `copy` (which writes them
  * where the run keeps them); throws SourceError with the database's own message.
  */
 export async function fetchSql(
@@ -23,9 +24,13 @@ export async function fetchSql(
   signal?: AbortSignal,
 ): Promise<void> {
   const scheme = new URL(source.url).protocol;
+  if (scheme === "mysql:" || scheme === "mariadb:") {
+    const { fetchMysql } = await import("./_mysql.js");
+    return fetchMysql(source, source.tls ? tlsOf(source.tls) : null, copy, signal);
+  }
   if (scheme !== "postgres:" && scheme !== "postgresql:") {
     throw new SourceError(
-      `cannot read ${redactUrl(source.url)}: syncfile reads PostgreSQL (postgres://…) databases`,
+      `cannot read ${redactUrl(source.url)}: syncfile reads PostgreSQL (postgres://…), MySQL and MariaDB (mysql://… or mariadb://…) databases`,
     );
   }
   const client = new pg.Client({
