@@ -4,11 +4,14 @@
 // rows again upload nothing; a query that fails half way (rows already streamed) and a server
 // that drops the connection fail the run, pushing nothing; a wrong password is refused with the
 // server's message and appears in no output; a DELETE is refused by the read-only transaction
-// (the user may delete, the transaction may not); an abort drops the connection.
+// (the user may delete, the transaction may not); an abort drops the connection; TLS verifies
+// the server against the job's CA; mysql2 is loaded for a MySQL URL only.
 
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
@@ -34,6 +37,28 @@ if (missing !== null) {
 let server: SyncfileServer;
 let mariadb: Mariadb;
 const work = mkdtempSync(join(tmpdir(), "syncfile-mysql-"));
+const ca = join(work, "ca.pem");
+
+/** A CA of the test's own, and a certificate for 127.0.0.1 signed by it, for the server's TLS. */
+async function certificates(): Promise<{ cert: string; key: string }> {
+  const run = promisify(execFile);
+  const key = join(work, "server.key");
+  const cert = join(work, "server.pem");
+  await run("openssl", [
+    ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"],
+    ...["-subj", "/CN=syncfile test CA", "-keyout", join(work, "ca.key"), "-out", ca],
+  ]);
+  await run("openssl", [
+    ...["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost"],
+    ...["-keyout", key, "-out", join(work, "server.csr")],
+  ]);
+  writeFileSync(join(work, "ext.cnf"), "subjectAltName=DNS:localhost,IP:127.0.0.1\n");
+  await run("openssl", [
+    ...["x509", "-req", "-in", join(work, "server.csr"), "-CA", ca, "-CAkey", join(work, "ca.key")],
+    ...["-CAcreateserial", "-days", "2", "-extfile", join(work, "ext.cnf"), "-out", cert],
+  ]);
+  return { cert, key };
+}
 
 /** The reader's URL, `scheme` mysql or mariadb, with `password` in it (none when null). */
 const urlOf = (password: string | null, scheme = "mysql") =>
@@ -134,12 +159,15 @@ async function readerConnections(): Promise<number> {
 describe.skipIf(missing !== null)("a MySQL query, on MariaDB", () => {
   beforeAll(async () => {
     server = await startServer();
-    mariadb = await startMariadb();
+    mariadb = await startMariadb(await certificates());
     await mariadb.admin(`
       CREATE DATABASE app;
       CREATE USER 'reader'@'%' IDENTIFIED BY '${PASSWORD}';
       -- DELETE granted: what refuses a write is the read-only transaction, not a privilege
       GRANT SELECT, DELETE, EXECUTE ON app.* TO 'reader'@'%';
+      -- a user let in over TLS only
+      CREATE USER 'secure'@'%' IDENTIFIED BY '${PASSWORD}' REQUIRE SSL;
+      GRANT SELECT ON app.* TO 'secure'@'%';
       USE app;
       CREATE TABLE people (id INT PRIMARY KEY, email VARCHAR(100), first_name VARCHAR(50),
         disabled TINYINT(1), last_login DATETIME, group_list VARCHAR(100));
@@ -317,5 +345,33 @@ describe.skipIf(missing !== null)("a MySQL query, on MariaDB", () => {
     expect(onPostgres.result.stdout).toMatch(/^onpostgres: failed — cannot connect to postgres:/);
     expect(onPostgres.packages).toContain("pg");
     expect(onPostgres.packages).not.toContain("mysql2");
+  });
+
+  it("connects over TLS, the server verified against the job's CA", async () => {
+    const query = "SELECT email, NOT disabled AS active FROM people ORDER BY id";
+    const secure = `mysql://secure@127.0.0.1:${mariadb.port}/app`;
+    const verified = job(
+      `{ sql: { url: "\${DB_URL}", password_file: ./db-password, query: "${query}", tls: { ca: "${ca}" } } }`,
+    );
+    const r = await verified.run({ DB_URL: secure });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^people: synced; 2500 users/);
+    expect(await shown(verified.account)).toEqual(ACTIVE);
+    // the system's CAs do not know the test's: the server is not trusted
+    const untrusted = job(
+      `{ sql: { url: "\${DB_URL}", password_file: ./db-password, query: "${query}", tls: true } }`,
+    );
+    const u = await untrusted.run({ DB_URL: secure });
+    expect(u.code).toBe(3);
+    expect(u.stdout).toMatch(
+      /^people: failed — cannot connect to mysql:\/\/secure@.*: unable to verify the first certificate/,
+    );
+    // without TLS, the user is not let in
+    const plain = job(`{ sql: { url: "\${DB_URL}", password_file: ./db-password, query: "${query}" } }`);
+    const p = await plain.run({ DB_URL: secure });
+    expect(p.code).toBe(3);
+    expect(p.stdout).toMatch(
+      /^people: failed — cannot connect to mysql:\/\/secure@.*: Access denied for user 'secure'/,
+    );
   });
 });

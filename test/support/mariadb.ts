@@ -49,8 +49,11 @@ export async function mariadbCannotStart(): Promise<string | null> {
   }
 }
 
-/** Starts a mariadbd on an empty data directory of its own; root connects without password. */
-export async function startMariadb(): Promise<Mariadb> {
+/**
+ * Starts a mariadbd on an empty data directory of its own; root connects without password.
+ * `tls`: PEM files of a certificate and its key, for the clients that ask for TLS.
+ */
+export async function startMariadb(tls?: { cert: string; key: string }): Promise<Mariadb> {
   const dir = await mkdtemp(join(tmpdir(), "syncfile-mariadb-"));
   // mariadbd refuses to run as root unless told to: on a CI machine the tests run as root
   const user = process.getuid?.() === 0 ? [`--user=${userInfo().username}`] : [];
@@ -78,6 +81,7 @@ export async function startMariadb(): Promise<Mariadb> {
         "--innodb-buffer-pool-size=32M",
         // a server whose time zone is not UTC, as many are: the source must set its session's
         "--default-time-zone=+05:00",
+        ...(tls ? [`--ssl-cert=${tls.cert}`, `--ssl-key=${tls.key}`] : []),
         ...user,
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
