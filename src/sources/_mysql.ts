@@ -41,9 +41,9 @@ export async function fetchMysql(
     .createConnection({
       host: url.hostname.replace(/^\[|\]$/g, ""),
       port: url.port === "" ? 3306 : Number(url.port),
-      user: decodeURIComponent(url.username),
-      password: source.password ?? decodeURIComponent(url.password),
-      ...(url.pathname.length > 1 ? { database: decodeURIComponent(url.pathname.slice(1)) } : {}),
+      user: decoded(url.username),
+      password: source.password ?? decoded(url.password),
+      ...(url.pathname.length > 1 ? { database: decoded(url.pathname.slice(1)) } : {}),
       ...(ssl ? { ssl } : {}),
       connectTimeout: 30_000,
       // dates as the server writes them (made ISO below), never through the local time zone
@@ -91,6 +91,15 @@ export async function fetchMysql(
     // a connection that failed, or was left half way through the rows, is dropped, not ended
     if (failed) connection.destroy();
     else await connection.end().catch(() => connection.destroy());
+  }
+}
+
+/** A part of the URL percent-decoded; as written when it is not valid percent-encoding. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }
 
