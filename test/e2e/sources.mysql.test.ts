@@ -36,12 +36,14 @@ if (missing !== null) {
 
 let server: SyncfileServer;
 let mariadb: Mariadb;
-const work = mkdtempSync(join(tmpdir(), "syncfile-mysql-"));
-const ca = join(work, "ca.pem");
+// made when the tests run, not when they are skipped
+let work = "";
+let ca = "";
 
 /** A CA of the test's own, and a certificate for 127.0.0.1 signed by it, for the server's TLS. */
 async function certificates(): Promise<{ cert: string; key: string }> {
   const run = promisify(execFile);
+  ca = join(work, "ca.pem");
   const key = join(work, "server.key");
   const cert = join(work, "server.pem");
   await run("openssl", [
@@ -158,6 +160,7 @@ async function readerConnections(): Promise<number> {
 
 describe.skipIf(missing !== null)("a MySQL query, on MariaDB", () => {
   beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), "syncfile-mysql-"));
     server = await startServer();
     mariadb = await startMariadb(await certificates());
     await mariadb.admin(`
@@ -192,7 +195,7 @@ describe.skipIf(missing !== null)("a MySQL query, on MariaDB", () => {
     await server?.close();
     await mariadb?.stop();
     await removeDataDirs();
-    rmSync(work, { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
   it("streams its rows: the service's names need no mapping, disabled users are deleted", async () => {
