@@ -12,7 +12,7 @@ import type { Job } from "../jobs/Job.js";
 import type { RunRecord } from "../jobs/runHistory.js";
 import { LOG_LEVELS, type LogLevel } from "../server/options.js";
 import { describeSource } from "../sources/describeSource.js";
-import { redactText, redactUrl } from "../text/redact.js";
+import { redactUrl } from "../text/redact.js";
 import { describeIoError, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";

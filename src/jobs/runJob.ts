@@ -5,7 +5,7 @@
 // No path of its own validates, compares or uploads anything.
 
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { describeIoError } from "../bytes/ioError.js";
 import { prepareStateFolder, readStateFile, writeStateFile } from "../bytes/stateFile.js";
@@ -14,8 +14,6 @@ import { ConnectionError } from "../client/ConnectionError.js";
 import { type Client, createClient } from "../client/createClient.js";
 import { type Previous, previousState, rememberSynced } from "../client/previousState.js";
 import { type PushResult, pushFile } from "../client/pushFile.js";
-import { formatOf } from "../pass/formatOf.js";
-import type { InputFormat } from "../pass/options.js";
 import { fetchSource, SourceError } from "../sources/fetchSource.js";
 import { redactText } from "../text/redact.js";
 import type { Job, Outcome } from "./Job.js";
