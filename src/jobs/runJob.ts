@@ -324,6 +324,11 @@ export async function approve(job: Job, now: number = Date.now()): Promise<Appro
         : `the last run of the job ${job.name} (${last.id}) was ${last.outcome}, not refused: nothing to approve`,
     );
   }
+  if (last.users === 0) {
+    throw new NothingToApproveError(
+      `the last run of the job ${job.name} (${last.id}) read no users: such an export is never pushed (the service takes none); a job whose export may be empty says guard.allowEmpty: true`,
+    );
+  }
   const approval: Approval = { sha256: last.source.sha256, run: last.id, at: new Date(now).toISOString() };
   await writeStateFile(join(job.state, APPROVAL), `${JSON.stringify(approval)}\n`);
   return approval;

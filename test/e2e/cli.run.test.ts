@@ -256,6 +256,11 @@ describe("syncfile run", () => {
       /^people: refused — the data holds no users: nothing is pushed \(a job whose/,
     );
     expect((await call(server.url, "GET", `/v1.0/appAccounts/${account}/users`)).status).toBe(404);
+    const approve = await runCli(["approve", join(dir, "people.job.yaml"), "--job", "people"], {
+      env: { ...process.env, BASE_URL: server.url, API_KEY: KEY },
+    });
+    expect(approve.code).toBe(2);
+    expect(approve.stderr).toMatch(/read no users: such an export is never pushed/);
 
     const allowed = jobFolder('{ file: "exports/people-*.csv" }', "    guard: { allowEmpty: true }\n");
     exportOf(allowed.dir, "people-1.csv", 40);
