@@ -4,13 +4,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { CSV_SHAPES } from "./_shapes.mjs";
 
 export const DATA_DIR = fileURLToPath(new URL("./.data/", import.meta.url));
 const GENERATOR_VERSION = 1;
 
 /** The path of a generated JSON data file of about `megabytes` MB, with its counts. */
 export function jsonData(megabytes) {
-  return data(`users-${megabytes}mb.json`, megabytes, ["json"]);
+  return data(`users-${megabytes}mb.json`, megabytes, ["json-pretty"]);
 }
 
 /**
@@ -23,17 +24,26 @@ export function jsonNextData(megabytes) {
 
 /** A generated JSON data file of about `megabytes` MB with a user a line: the most users for its size. */
 export function jsonUsersData(megabytes) {
-  return data(`users-${megabytes}mb-compact.json`, megabytes, ["json-compact"]);
+  return data(`users-${megabytes}mb-compact.json`, megabytes, ["json-lines"]);
 }
 
 /** The path of a generated CSV data file (an HR export's layout) of about `megabytes` MB, with its counts. */
 export function csvData(megabytes) {
-  return data(`users-${megabytes}mb.csv`, megabytes, ["csv"]);
+  return data(`users-${megabytes}mb.csv`, megabytes, ["csv-licenses"]);
 }
 
 /** A generated CSV of about `megabytes` MB with every user on one row: the most users for its size. */
 export function csvUsersData(megabytes) {
-  return data(`users-${megabytes}mb-one-row-each.csv`, megabytes, ["csv-users"]);
+  return data(`users-${megabytes}mb-one-row-each.csv`, megabytes, ["csv-one-license"]);
+}
+
+/**
+ * A generated data file of about `megabytes` MB in `shape` (one of _shapes.mjs), with its counts;
+ * the shapes of today's files are those files.
+ */
+export function shapeData(shape, megabytes) {
+  const extension = CSV_SHAPES.includes(shape) ? "csv" : "json";
+  return data(`users-${megabytes}mb${shape.suffix}.${extension}`, megabytes, [shape.name]);
 }
 
 /**

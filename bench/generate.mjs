@@ -83,46 +83,127 @@ function batchedFile(path) {
   };
 }
 
+/** A number in [0, 1) that only `n` and `seed` decide: a user's draw, whatever order it is read in. */
+function unitOf(n, seed) {
+  let t = (Math.imul(n ^ 0x5bd1e995, 0x9e3779b1) + seed) >>> 0;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 /**
- * Writes a pretty-printed data file of about `targetBytes` to `path`: 70% users, 30% license
- * users spread over `licenses` licenses (with `compact`, a user a line and 85% users). Resolves to counts.
+ * How a JSON file is laid out: `pretty` (two spaces an indent), `user-a-line` (pretty, but every
+ * user compact on a line of its own) or `one-line` (the whole document compact, no newline).
  */
-export async function generateJson(path, targetBytes, { licenses = 20, seed = 42, compact = false } = {}) {
+function jsonLayout(layout) {
+  const nl = layout === "one-line" ? "" : "\n";
+  const pad = (depth) => (layout === "one-line" ? "" : "  ".repeat(depth));
+  const pretty = (value, depth) =>
+    layout === "one-line" ? JSON.stringify(value) : indent(JSON.stringify(value, null, 2), pad(depth));
+  const key = (name) => `"${name}":${layout === "one-line" ? "" : " "}`;
+  return {
+    open: `{${nl}${pad(1)}${key("users")}[${nl}`,
+    between: `,${nl}`,
+    user: (user) => `${pad(2)}${layout === "user-a-line" ? JSON.stringify(user) : pretty(user, 2)}`,
+    middle: `${nl}${pad(1)}],${nl}${pad(1)}${key("licenses")}[${nl}`,
+    license: (l) =>
+      `${pad(2)}{${nl}${pad(3)}${key("name")}"Plan ${l}",${nl}${pad(3)}${key("pricePerUser")}${500 + l * 100},${nl}${pad(3)}${key("unassignedAmount")}${l},${nl}${pad(3)}${key("users")}[${nl}`,
+    licenseUser: (holder) => `${pad(4)}${pretty(holder, 4)}`,
+    licenseEnd: `${nl}${pad(3)}]${nl}${pad(2)}}`,
+    close: `${nl}${pad(1)}]${nl}}\n`,
+  };
+}
+
+/**
+ * Writes a data file of about `targetBytes` to `path`, users then licenses, laid out as `layout`
+ * (see jsonLayout), its licenses held as `holders` says:
+ * - `spread` (the default): `userShare` of the bytes users, the rest license users spread over
+ *   `licenses` licenses, each a run of users from a random one;
+ * - `every-user`: every user in one to three of `licenses` licenses, so that the license users
+ *   weigh about what the users do (with `slimUsers`, users of id, email, names, status and date);
+ * - `few-each`: `licenses` licenses of one to five users each, the rest of the bytes users.
+ * Resolves to counts. The same options and seed give the same bytes.
+ */
+export async function generateJson(
+  path,
+  targetBytes,
+  {
+    licenses = 20,
+    seed = 42,
+    layout = "pretty",
+    holders = "spread",
+    userShare = layout === "user-a-line" ? 0.85 : 0.7,
+    slimUsers = false,
+  } = {},
+) {
   const random = prng(seed);
+  const shape = jsonLayout(layout);
   const file = batchedFile(path);
   const write = file.write;
-  await write('{\n  "users": [\n');
+  const holder = (n) => ({
+    email: `user${n}@example.com`,
+    licenseStatus: random() < 0.05 ? "inactive" : "active",
+  });
+  // the bytes a license user takes, to size the users so that the file ends near targetBytes
+  const holderBytes = Buffer.byteLength(
+    `${shape.between}${shape.licenseUser({ email: "user99999@example.com", licenseStatus: "active" })}`,
+  );
+  const licenseBytes = Buffer.byteLength(shape.license(licenses)) + Buffer.byteLength(shape.licenseEnd);
+  const enough = {
+    spread: () => file.bytes() >= targetBytes * userShare,
+    "every-user": (users) => file.bytes() + users * 2 * holderBytes >= targetBytes,
+    "few-each": () => file.bytes() + licenses * (licenseBytes + 3 * holderBytes) >= targetBytes,
+  }[holders];
+  await write(shape.open);
   let users = 0;
-  // compact: one user a line, without indentation, and 85 % of the bytes users (the most users)
-  while (file.bytes() < targetBytes * (compact ? 0.85 : 0.7)) {
-    const user = userAt(users, random);
-    await write(
-      `${users ? ",\n" : ""}    ${compact ? JSON.stringify(user) : indent(JSON.stringify(user, null, 2), "    ")}`,
-    );
+  let userBytes = 0;
+  while (!enough(users)) {
+    const full = userAt(users, random);
+    const { id, email, firstName, lastName, status, lastUsedDate } = full;
+    const user = slimUsers ? { id, email, firstName, lastName, status, lastUsedDate } : full;
+    const text = `${users ? shape.between : ""}${shape.user(user)}`;
+    userBytes += Buffer.byteLength(text);
+    await write(text);
     users++;
   }
-  await write('\n  ],\n  "licenses": [\n');
-  const perLicense = Math.max(1, Math.floor((targetBytes - file.bytes()) / 90 / licenses));
+  await write(shape.middle);
+  const before = file.bytes();
+  // 90: the bytes a pretty license user was reckoned at when today's files were made
+  const perHolder = layout === "one-line" ? holderBytes : 90;
+  const perLicense = Math.max(1, Math.floor((targetBytes - file.bytes()) / perHolder / licenses));
+  // the users of license `l`, in order: every-user gives user n the licenses (n + 7j) % licenses, j < 1–3
+  const holdersOf = {
+    *spread() {
+      const start = Math.floor(random() * users);
+      for (let k = 0; k < Math.min(perLicense, users); k++) yield (start + k) % users;
+    },
+    *"every-user"(l) {
+      for (let n = 0; n < users; n++) {
+        const held = 1 + Math.floor(unitOf(n, seed) * 3);
+        const j = [0, 1, 2].find((j) => (n + 7 * j) % licenses === l);
+        if (j !== undefined && j < held) yield n;
+      }
+    },
+    *"few-each"() {
+      const start = Math.floor(random() * users);
+      const count = Math.min(1 + Math.floor(random() * 5), users);
+      for (let k = 0; k < count; k++) yield (start + k) % users;
+    },
+  }[holders];
   let licenseUsers = 0;
   for (let l = 0; l < licenses; l++) {
-    await write(
-      `${l ? ",\n" : ""}    {\n      "name": "Plan ${l}",\n      "pricePerUser": ${500 + l * 100},\n      "unassignedAmount": ${l},\n      "users": [\n`,
-    );
-    const count = Math.min(perLicense, users);
-    const start = Math.floor(random() * users);
-    for (let k = 0; k < count; k++) {
-      const email = `user${(start + k) % users}@example.com`;
-      const status = random() < 0.05 ? "inactive" : "active";
-      await write(
-        `${k ? ",\n" : ""}        {\n          "email": "${email}",\n          "licenseStatus": "${status}"\n        }`,
-      );
+    await write(`${l ? shape.between : ""}${shape.license(l)}`);
+    let k = 0;
+    for (const n of holdersOf(l)) {
+      await write(`${k++ ? shape.between : ""}${shape.licenseUser(holder(n))}`);
       licenseUsers++;
     }
-    await write("\n      ]\n    }");
+    await write(shape.licenseEnd);
   }
-  await write("\n  ]\n}\n");
+  const licensesBytes = file.bytes() - before;
+  await write(shape.close);
   const bytes = await file.close();
-  return { bytes, users, licenses, licenseUsers };
+  return { bytes, users, licenses, licenseUsers, userBytes, licensesBytes };
 }
 
 export const CSV_HEADER =
@@ -133,10 +214,15 @@ const csvCell = (v) => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 /**
  * Writes a CSV data file of about `targetBytes` to `path`, as an HR export writes it: one row
  * per user–license pair with the user columns repeated (users hold 0–3 of `licenses` licenses),
- * rows of a user together; with `onePerUser`, every user on one row of one license (the most
- * users a file of that size can hold). Resolves to counts.
+ * rows of a user together; with `held: "one"`, every user on one row of one license (the most
+ * users a file of that size can hold); with `held: "none"`, a row a user and no license.
+ * Resolves to counts.
  */
-export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7, onePerUser = false } = {}) {
+export async function generateCsv(
+  path,
+  targetBytes,
+  { licenses = 20, seed = 7, held: holding = "0-3" } = {},
+) {
   const random = prng(seed);
   const file = batchedFile(path);
   const write = file.write;
@@ -157,7 +243,7 @@ export async function generateCsv(path, targetBytes, { licenses = 20, seed = 7, 
     ]
       .map(csvCell)
       .join(",");
-    const held = onePerUser ? 1 : Math.floor(random() * 4);
+    const held = holding === "one" ? 1 : holding === "none" ? 0 : Math.floor(random() * 4);
     if (held === 0) {
       await write(`${userCells},,,,\n`);
       rows++;
