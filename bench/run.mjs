@@ -2,6 +2,10 @@
 // Data is generated into bench/.data/ (ignored by git). Not part of npm test.
 //   BENCH_ROUNDS=5 npm run bench     more alternating rounds (default 3)
 //   BENCH_SKIP_1GB=1 npm run bench   skip the 1 GB runs
+//   parts json and csv measure 100 MB of each shape of data (bench/_shapes.mjs): BENCH_JSON_MB=100 and
+//   BENCH_CSV_MB=100 set the size; BENCH_SHAPES=json-pretty,csv-licenses only some (comma-separated) of
+//   json-pretty, json-lines, json-one-line, json-license-heavy, json-many-licenses (JSON validate) and
+//   csv-licenses, csv-one-license, csv-no-licenses (CSV → JSON)
 // Miller (Debian package `miller`) is the CSV → JSON baseline; without it that row is skipped.
 //   BENCH_SKIP_SERVER=1 npm run bench   skip the server's load and sync runs
 //   BENCH_ONLY=server npm run bench     only some parts: json, csv, exports, diff, xlsx, server, pages, postgres, sources (comma-separated)
@@ -27,9 +31,11 @@ import {
   jsonData,
   jsonNextData,
   jsonUsersData,
+  shapeData,
   xlsxData,
 } from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate, withBusyCpu } from "./_measure.mjs";
+import { CSV_SHAPES, JSON_SHAPES, selectShapes } from "./_shapes.mjs";
 import {
   accountOfUsers,
   KEYS,
@@ -54,6 +60,23 @@ const row = (name, seconds, bytes, rss, note = "") =>
     `  ${name.padEnd(44)} ${seconds.toFixed(2).padStart(7)} s ${rate(bytes, seconds)} MB/s ${mb(rss)}  ${note}`,
   );
 const check = (ok) => (ok ? "ok" : "MISSED");
+const count = (n) => n.toLocaleString("en-US");
+/** A ratio and whether it meets its target, 18 characters wide. */
+const against = (ratio, ok) => `${ratio.toFixed(2).padStart(9)}× ${check(ok)}`.padEnd(18);
+/** A run's wall time, rate and peak RSS, 28 characters wide. */
+const cell = (r, bytes) =>
+  `${r.seconds.toFixed(2).padStart(6)} s ${rate(bytes, r.seconds)} MB/s ${mb(r.rss)}`;
+/** The last line of a part measured on shapes: whether its target is met on all, or where not. */
+const verdict = (missed) => (missed.length === 0 ? "met on every shape" : `MISSED on ${missed.join(", ")}`);
+const SHAPES = process.env.BENCH_SHAPES;
+const SHAPE_WIDTH = 19;
+
+/** The data file of about `megabytes` MB of each shape, generated first so that no run waits on it. */
+async function generated(shapes, megabytes) {
+  const files = [];
+  for (const shape of shapes) files.push({ shape, data: await shapeData(shape, megabytes) });
+  return files;
+}
 
 async function alternate(runs) {
   const results = runs.map(() => []);
@@ -76,25 +99,37 @@ line(
 );
 line(`wall time is the median of ${ROUNDS} alternating rounds; peak RSS the largest seen`);
 
-// ── JSON validate, 100 MB: syncfile against readFileSync + JSON.parse + ajv ──
+// ── JSON validate, 100 MB of each JSON shape: syncfile against readFileSync + JSON.parse + ajv ──
 if (runs("json")) {
-  const data = await jsonData(100);
-  line();
-  line(
-    `JSON validate, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.licenseUsers.toLocaleString("en-US")} license users)`,
-  );
-  const [ours, base] = await alternate([
-    () => measureNode(CLI, ["validate", data.path, "--format", "json"]),
-    () => measureNode(BASELINE_JSON, [data.path]),
-  ]);
-  row("syncfile validate", ours.seconds, data.bytes, ours.rss);
-  row("baseline: readFileSync + JSON.parse + ajv", base.seconds, data.bytes, base.rss);
-  const ratio = ours.seconds / base.seconds;
-  const cpu = ours.cpu / base.cpu;
-  line(`  time syncfile / baseline: ${ratio.toFixed(2)}×  (target ≤ 1.0×: ${check(ratio <= 1.0)})`);
-  line(
-    `  CPU time (every thread): ${ours.cpu.toFixed(2)} s / ${base.cpu.toFixed(2)} s = ${cpu.toFixed(2)}×  (target ≤ 1.3×: ${check(cpu <= 1.3)})`,
-  );
+  const megabytes = Number(process.env.BENCH_JSON_MB ?? 100);
+  const shapes = await generated(selectShapes(JSON_SHAPES, SHAPES), megabytes);
+  if (shapes.length > 0) {
+    line();
+    line(
+      `JSON validate, about ${megabytes} MB a shape: syncfile validate against readFileSync + JSON.parse + ajv (targets: time ≤ 1.0×, CPU time ≤ 1.3×)`,
+    );
+    for (const { shape, data } of shapes)
+      line(
+        `  ${shape.name.padEnd(SHAPE_WIDTH)} ${shape.title}: ${(data.bytes / 1e6).toFixed(0)} MB, ${count(data.users)} users, ${count(data.licenses)} licenses, ${count(data.licenseUsers)} license users`,
+      );
+    line(
+      `  ${"shape".padEnd(SHAPE_WIDTH)} ${"syncfile validate".padEnd(28)} ${"baseline".padEnd(28)} ${"time / baseline".padEnd(18)} CPU / baseline`,
+    );
+    const missed = [];
+    for (const { shape, data } of shapes) {
+      const [ours, base] = await alternate([
+        () => measureNode(CLI, ["validate", data.path, "--format", "json"]),
+        () => measureNode(BASELINE_JSON, [data.path]),
+      ]);
+      const time = ours.seconds / base.seconds;
+      const cpu = ours.cpu / base.cpu;
+      if (!(time <= 1.0 && cpu <= 1.3)) missed.push(shape.name);
+      line(
+        `  ${shape.name.padEnd(SHAPE_WIDTH)} ${cell(ours, data.bytes)} ${cell(base, data.bytes)} ${against(time, time <= 1.0)} ${against(cpu, cpu <= 1.3)}`.trimEnd(),
+      );
+    }
+    line(`  JSON validate targets: ${verdict(missed)}`);
+  }
 }
 
 // ── JSON validate, 1 GB: syncfile alone (the baseline cannot hold the file in a string), on an
@@ -126,46 +161,56 @@ if (runs("json") && !process.env.BENCH_SKIP_1GB) {
   }
 }
 
-// ── CSV: validate and convert 100 MB; convert against Miller (mlr --icsv --ojson cat) ──
+// ── CSV: validate and convert 100 MB of each CSV shape; convert against Miller (mlr --icsv --ojson cat) ──
 if (runs("csv")) {
-  const data = await csvData(100);
+  const megabytes = Number(process.env.BENCH_CSV_MB ?? 100);
+  const shapes = await generated(selectShapes(CSV_SHAPES, SHAPES), megabytes);
+  const miller = await available("mlr");
   const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
   try {
-    line();
-    line(
-      `CSV, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.rows.toLocaleString("en-US")} rows: one per user–license pair)`,
-    );
-    const validateRun = () => measureNode(CLI, ["validate", data.path, "--format", "json"]);
-    const convertRun = () =>
-      measureNode(CLI, ["convert", data.path, join(out, "syncfile.json"), "--format", "json", "--force"]);
-    if (await available("mlr")) {
-      const [validate, ours, miller] = await alternate([
-        validateRun,
-        convertRun,
-        () =>
-          measureProgram("mlr", ["--icsv", "--ojson", "cat", data.path], { stdout: join(out, "mlr.json") }),
-      ]);
-      row("syncfile validate", validate.seconds, data.bytes, validate.rss);
-      row(
-        "syncfile convert CSV → JSON (to a file)",
-        ours.seconds,
-        data.bytes,
-        ours.rss,
-        `(target peak RSS ≤ 200 MB: ${check(ours.rss <= 200e6)})`,
-      );
-      row("baseline: mlr --icsv --ojson cat (to a file)", miller.seconds, data.bytes, miller.rss);
-      const ratio = ours.seconds / miller.seconds;
-      const validateRatio = validate.seconds / miller.seconds;
-      line(`  convert time syncfile / Miller: ${ratio.toFixed(2)}×  (target ≤ 0.8×: ${check(ratio <= 0.8)})`);
+    if (shapes.length > 0) {
+      line();
       line(
-        `  validate time / Miller's convert: ${validateRatio.toFixed(2)}×  (target ≤ 0.6×: ${check(validateRatio <= 0.6)})`,
+        `CSV → JSON, about ${megabytes} MB a shape: syncfile convert against Miller's mlr --icsv --ojson cat, both to a file (targets: convert ≤ 0.8× Miller, validate ≤ 0.6× Miller's convert, convert peak RSS ≤ 200 MB)`,
       );
-    } else {
-      const [validate, ours] = await alternate([validateRun, convertRun]);
-      row("syncfile validate", validate.seconds, data.bytes, validate.rss);
-      row("syncfile convert CSV → JSON (to a file)", ours.seconds, data.bytes, ours.rss);
-      line("  baseline skipped: Miller (mlr) is not installed — apt-get install miller");
+      for (const { shape, data } of shapes)
+        line(
+          `  ${shape.name.padEnd(SHAPE_WIDTH)} ${shape.title}: ${(data.bytes / 1e6).toFixed(0)} MB, ${count(data.users)} users, ${count(data.rows)} rows`,
+        );
+      line(
+        `  ${"shape".padEnd(SHAPE_WIDTH)} ${"syncfile validate".padEnd(28)} ${"syncfile convert".padEnd(28)} ${"Miller".padEnd(28)} ${"convert / Miller".padEnd(18)} ${"validate / Miller".padEnd(18)} RSS ≤ 200 MB`,
+      );
     }
+    const missed = [];
+    for (const { shape, data } of shapes) {
+      const validateRun = () => measureNode(CLI, ["validate", data.path, "--format", "json"]);
+      const convertRun = () =>
+        measureNode(CLI, ["convert", data.path, join(out, "syncfile.json"), "--format", "json", "--force"]);
+      const millerRun = () =>
+        measureProgram("mlr", ["--icsv", "--ojson", "cat", data.path], { stdout: join(out, "mlr.json") });
+      const [validate, ours, theirs] = await alternate(
+        miller ? [validateRun, convertRun, millerRun] : [validateRun, convertRun],
+      );
+      const rss = check(ours.rss <= 200e6);
+      if (!theirs) {
+        line(
+          `  ${shape.name.padEnd(SHAPE_WIDTH)} ${cell(validate, data.bytes)} ${cell(ours, data.bytes)} ${"(no Miller)".padEnd(28)} ${"".padEnd(37)} ${rss}`,
+        );
+        continue;
+      }
+      const ratio = ours.seconds / theirs.seconds;
+      const validateRatio = validate.seconds / theirs.seconds;
+      if (!(ratio <= 0.8)) missed.push(shape.name);
+      line(
+        `  ${shape.name.padEnd(SHAPE_WIDTH)} ${cell(validate, data.bytes)} ${cell(ours, data.bytes)} ${cell(theirs, data.bytes)} ${against(ratio, ratio <= 0.8)} ${against(validateRatio, validateRatio <= 0.6)} ${rss}`,
+      );
+    }
+    if (shapes.length > 0)
+      line(
+        miller
+          ? `  CSV → JSON target (≤ 0.8× Miller): ${verdict(missed)}`
+          : "  baseline skipped: Miller (mlr) is not installed — apt-get install miller",
+      );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
