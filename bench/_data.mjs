@@ -4,14 +4,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { CSV_SHAPES } from "./_shapes.mjs";
+import { shapeNamed } from "./_shapes.mjs";
 
 export const DATA_DIR = fileURLToPath(new URL("./.data/", import.meta.url));
 const GENERATOR_VERSION = 1;
 
 /** The path of a generated JSON data file of about `megabytes` MB, with its counts. */
 export function jsonData(megabytes) {
-  return data(`users-${megabytes}mb.json`, megabytes, ["json-pretty"]);
+  return shapeData(shapeNamed("json-pretty"), megabytes);
 }
 
 /**
@@ -24,17 +24,17 @@ export function jsonNextData(megabytes) {
 
 /** A generated JSON data file of about `megabytes` MB with a user a line: the most users for its size. */
 export function jsonUsersData(megabytes) {
-  return data(`users-${megabytes}mb-compact.json`, megabytes, ["json-lines"]);
+  return shapeData(shapeNamed("json-lines"), megabytes);
 }
 
 /** The path of a generated CSV data file (an HR export's layout) of about `megabytes` MB, with its counts. */
 export function csvData(megabytes) {
-  return data(`users-${megabytes}mb.csv`, megabytes, ["csv-licenses"]);
+  return shapeData(shapeNamed("csv-licenses"), megabytes);
 }
 
 /** A generated CSV of about `megabytes` MB with every user on one row: the most users for its size. */
 export function csvUsersData(megabytes) {
-  return data(`users-${megabytes}mb-one-row-each.csv`, megabytes, ["csv-one-license"]);
+  return shapeData(shapeNamed("csv-one-license"), megabytes);
 }
 
 /**
@@ -42,8 +42,8 @@ export function csvUsersData(megabytes) {
  * the shapes of today's files are those files.
  */
 export function shapeData(shape, megabytes) {
-  const extension = CSV_SHAPES.includes(shape) ? "csv" : "json";
-  return data(`users-${megabytes}mb${shape.suffix}.${extension}`, megabytes, [shape.name]);
+  const { name, suffix, format } = shapeNamed(shape.name);
+  return data(`users-${megabytes}mb${suffix}.${format}`, megabytes, [name]);
 }
 
 /**
