@@ -13,7 +13,7 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SyncfileServer } from "../../src/server/index.js";
 import { runCli } from "../support/cli.js";
-import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
+import { call, KEY, removeDataDirs, shownEmails, startServer } from "../support/server.js";
 
 let server: SyncfileServer;
 const work = mkdtempSync(join(tmpdir(), "syncfile-run-"));
@@ -62,12 +62,6 @@ function exportOf(dir: string, name: string, n: number, minutesAgo = 60): void {
   utimesSync(path, time, time);
 }
 
-/** The account's users' emails, as the service holds them. */
-async function usersOf(account: number): Promise<string[]> {
-  const page = await call(server.url, "GET", `/v1.0/appAccounts/${account}/users?limit=1000`);
-  return ((page.body.users as { email: string }[] | undefined) ?? []).map((u) => u.email).sort();
-}
-
 const runsOf = (dir: string) =>
   readFileSync(join(dir, "state", "runs.jsonl"), "utf8")
     .trim()
@@ -81,7 +75,7 @@ describe("syncfile run", () => {
     const first = await run();
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^people: synced; 40 users, file \d+, sync \d+ \(run \S+\)\n$/);
-    expect(await usersOf(account)).toHaveLength(40);
+    expect(await shownEmails(server.url, account)).toHaveLength(40);
 
     const again = await run();
     expect(again.code).toBe(0);
@@ -96,14 +90,14 @@ describe("syncfile run", () => {
     expect(cut.stdout).toMatch(
       /^people: refused — this run takes away 35 users, more than the guard's 10; 35 user\.removed; would take away p10@example\.com, p11@example\.com, .* and 15 more \(run /,
     );
-    expect(await usersOf(account)).toHaveLength(40);
+    expect(await shownEmails(server.url, account)).toHaveLength(40);
 
     // the next night's complete export goes through, and says it recovered
     exportOf(dir, "people-3.csv", 41, 30);
     const next = await run();
     expect(next.code, next.stdout).toBe(0);
     expect(next.stdout).toMatch(/^people: recovered; 1 user\.added; 41 users, file \d+, sync \d+/);
-    expect(await usersOf(account)).toHaveLength(41);
+    expect(await shownEmails(server.url, account)).toHaveLength(41);
 
     const runs = runsOf(dir);
     expect(runs.map((r) => r.outcome)).toEqual(["synced", "unchanged", "refused", "recovered"]);
@@ -198,7 +192,7 @@ describe("syncfile run", () => {
     const through = await run();
     expect(through.code, through.stdout).toBe(0);
     expect(through.stdout).toMatch(/^people: recovered; 35 user\.removed; 5 users, file \d+, sync \d+/);
-    expect(await usersOf(account)).toHaveLength(5);
+    expect(await shownEmails(server.url, account)).toHaveLength(5);
     // once: the approval is gone
     expect((await approve()).code).toBe(2);
 
@@ -247,6 +241,22 @@ describe("syncfile run", () => {
     );
   });
 
+  it("approve --now lets the refused data through at once, with the run's own exit code", async () => {
+    const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
+    exportOf(dir, "people-1.csv", 40, 120);
+    expect((await run()).code).toBe(0);
+    exportOf(dir, "people-2.csv", 5, 60);
+    expect((await run()).code).toBe(5);
+    const now = await runCli(["approve", join(dir, "people.job.yaml"), "--job", "people", "--now"], {
+      env: { ...process.env, BASE_URL: server.url, API_KEY: KEY },
+    });
+    expect(now.code, now.stderr).toBe(0);
+    expect(now.stdout).toMatch(
+      /^people: the data of run \S+ goes through on the run now\npeople: recovered; 35 user\.removed; 5 users/,
+    );
+    expect(await shownEmails(server.url, account)).toHaveLength(5);
+  });
+
   it("refuses an export without users unless the job says it may be empty; never pushes one", async () => {
     const { dir, account, run } = jobFolder('{ file: "exports/people-*.csv" }');
     exportOf(dir, "people-1.csv", 0);
@@ -269,7 +279,7 @@ describe("syncfile run", () => {
     const left = await allowed.run();
     expect(left.code, left.stdout).toBe(0);
     expect(left.stdout).toMatch(/^people: unchanged — the export holds no users, as the job allows/);
-    expect(await usersOf(allowed.account)).toHaveLength(40);
+    expect(await shownEmails(server.url, allowed.account)).toHaveLength(40);
   });
 
   it("guards a job whose state folder is lost (a CI cache gone) with the service's record", async () => {
@@ -281,7 +291,7 @@ describe("syncfile run", () => {
     const cut = await run();
     expect(cut.code, cut.stdout).toBe(5);
     expect(cut.stdout).toMatch(/^people: refused — this run takes away 35 users, more than the guard's 10/);
-    expect(await usersOf(account)).toHaveLength(40);
+    expect(await shownEmails(server.url, account)).toHaveLength(40);
     const page = readFileSync(join(dir, "state", runsOf(dir)[0]?.files?.report as string), "utf8");
     expect(page).toContain(`against the service&#39;s record of app account ${account}`);
   });
@@ -387,7 +397,7 @@ describe("syncfile run's notifications", () => {
     expect(recovered.code).toBe(0);
     expect(hooks.map((h) => h.run.outcome)).toEqual(["refused", "recovered"]);
     expect(mails).toHaveLength(2);
-    expect(await usersOf(account)).toHaveLength(40);
+    expect(await shownEmails(server.url, account)).toHaveLength(40);
 
     const everything = [first, refused, again, recovered].map((r) => r.stdout + r.stderr).join("\n");
     const kept = readFileSync(join(dir, "state", "runs.jsonl"), "utf8");

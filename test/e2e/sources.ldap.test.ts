@@ -21,7 +21,7 @@ import type { LdapSource } from "../../src/sources/SourceSpec.js";
 import { type SourceRecord, writeRecords } from "../../src/sources/writeRecords.js";
 import { addSecret } from "../../src/text/redact.js";
 import { runCli } from "../support/cli.js";
-import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
+import { KEY, removeDataDirs, shownEmails, startServer } from "../support/server.js";
 import { BASE, type Slapd, slapdCannotStart, slapdMissing, startSlapd } from "../support/slapd.js";
 import { startTcpProxy } from "../support/tcpProxy.js";
 import { waitFor } from "../support/waitFor.js";
@@ -488,11 +488,7 @@ describe.skipIf(missing !== null)("the ldap source, on OpenLDAP", () => {
       expect(r.code, r.stdout + r.stderr).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`^people: synced; ${PEOPLE} users, file \\d+`));
       expect(r.stdout + r.stderr).not.toContain(PASSWORD);
-      const emails: string[] = [];
-      for (let offset = 0; offset < 2000; offset += 1000) {
-        const page = await call(server.url, "GET", `/v1.0/appAccounts/77/users?limit=1000&offset=${offset}`);
-        emails.push(...(page.body.users as { email: string }[]).map((u) => u.email));
-      }
+      const emails = await shownEmails(server.url, 77);
       // the one an administrator locked is deleted: the service shows the others
       expect(emails).toHaveLength(PEOPLE - 1);
       expect(emails).not.toContain("user0007@example.org");

@@ -20,7 +20,7 @@ import type { SqlSource } from "../../src/sources/SourceSpec.js";
 import { fetchSql } from "../../src/sources/sql.js";
 import { type CliResult, packagesLoaded, runCli } from "../support/cli.js";
 import { type Mariadb, mariadbCannotStart, mariadbMissing, startMariadb } from "../support/mariadb.js";
-import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
+import { call, KEY, removeDataDirs, shownEmails, startServer } from "../support/server.js";
 import { waitFor } from "../support/waitFor.js";
 
 const PASSWORD = "Reader-db-pw-7c41";
@@ -89,21 +89,6 @@ function job(source: string) {
       env: { ...process.env, BASE_URL: server.url, API_KEY: KEY, ...env },
     });
   return { account, run };
-}
-
-/** The emails of the account's users the service shows (the active ones), sorted. */
-async function shown(account: number): Promise<string[]> {
-  const emails: string[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const page = await call(
-      server.url,
-      "GET",
-      `/v1.0/appAccounts/${account}/users?limit=1000&offset=${offset}`,
-    );
-    const users = (page.body.users as { email: string }[] | undefined) ?? [];
-    emails.push(...users.map((u) => u.email));
-    if (users.length < 1000) return emails.sort();
-  }
 }
 
 // every 7th is disabled
@@ -208,7 +193,7 @@ describe.skipIf(missing !== null)("a MySQL query, on MariaDB", () => {
     const r = await run(env);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^people: synced; 2500 users, file \d+/);
-    expect(await shown(account)).toEqual(ACTIVE);
+    expect(await shownEmails(server.url, account)).toEqual(ACTIVE);
     const page = await call(server.url, "GET", `/v1.0/appAccounts/${account}/users?limit=30`);
     const users = page.body.users as Record<string, unknown>[];
     expect(users[0]).toMatchObject({
@@ -359,7 +344,7 @@ describe.skipIf(missing !== null)("a MySQL query, on MariaDB", () => {
     const r = await verified.run({ DB_URL: secure });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^people: synced; 2500 users/);
-    expect(await shown(verified.account)).toEqual(ACTIVE);
+    expect(await shownEmails(server.url, verified.account)).toEqual(ACTIVE);
     // the system's CAs do not know the test's: the server is not trusted
     const untrusted = job(
       `{ sql: { url: "\${DB_URL}", password_file: ./db-password, query: "${query}", tls: true } }`,

@@ -17,7 +17,7 @@ import type { SyncfileServer } from "../../src/server/index.js";
 import { type CliResult, runCli } from "../support/cli.js";
 import { createTestDatabase, dropTestDatabases, queryDatabase } from "../support/postgres.js";
 import { S3_ENV, testBucket } from "../support/s3.js";
-import { call, KEY, removeDataDirs, startServer } from "../support/server.js";
+import { call, KEY, removeDataDirs, shownEmails, startServer } from "../support/server.js";
 
 let server: SyncfileServer;
 const work = mkdtempSync(join(tmpdir(), "syncfile-sources-"));
@@ -53,21 +53,6 @@ ${extra}    service: { url: "\${BASE_URL}", apiKey: "\${API_KEY}", appAccount: $
       env: { ...process.env, BASE_URL: server.url, API_KEY: KEY, ...env },
     });
   return { account, run };
-}
-
-/** The emails of the account's users the service shows (the active ones), sorted. */
-async function shown(account: number): Promise<string[]> {
-  const emails: string[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const page = await call(
-      server.url,
-      "GET",
-      `/v1.0/appAccounts/${account}/users?limit=1000&offset=${offset}`,
-    );
-    const users = (page.body.users as { email: string }[] | undefined) ?? [];
-    emails.push(...users.map((u) => u.email));
-    if (users.length < 1000) return emails.sort();
-  }
 }
 
 const people = (n: number) =>
@@ -118,7 +103,7 @@ describe("a PostgreSQL query", () => {
     const r = await run({ DB_URL: withPassword() });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^people: synced; 2500 users, file \d+/);
-    expect(await shown(account)).toEqual(activeOf(people(2500)));
+    expect(await shownEmails(server.url, account)).toEqual(activeOf(people(2500)));
     const page = await call(server.url, "GET", `/v1.0/appAccounts/${account}/users?limit=1`);
     expect((page.body.users as Record<string, unknown>[])[0]).toMatchObject({
       email: "p1@example.com",
@@ -260,7 +245,7 @@ describe("a paginated JSON API", () => {
     const r = await run({ API: api.url, API_TOKEN: TOKEN });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^people: synced; 250 users/);
-    expect(await shown(account)).toEqual(activeOf(people(250)));
+    expect(await shownEmails(server.url, account)).toEqual(activeOf(people(250)));
     expectNoSecret(r, TOKEN);
   });
 
@@ -328,7 +313,7 @@ describe("a SCIM 2.0 endpoint", () => {
     const r = await run({ SCIM_URL: `${scim.url}/scim/v2`, SCIM_TOKEN: TOKEN });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^people: synced; 260 users/);
-    expect(await shown(account)).toEqual(activeOf(people(260)));
+    expect(await shownEmails(server.url, account)).toEqual(activeOf(people(260)));
     const page = await call(server.url, "GET", `/v1.0/appAccounts/${account}/users?limit=1`);
     expect((page.body.users as Record<string, unknown>[])[0]).toMatchObject({
       email: "p1@example.com",
@@ -397,7 +382,7 @@ describe("an object in a bucket", () => {
     const r = await run({ BUCKET_URL: url, ...S3_ENV });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^people: synced; 30 users/);
-    expect(await shown(account)).toEqual(activeOf(people(30)));
+    expect(await shownEmails(server.url, account)).toEqual(activeOf(people(30)));
 
     // the object's body cut short on its way: a failed source, nothing pushed
     bucket.proxy.cutNext(/^GET \/[^ ]*people\/2026-11-28\.csv/, 600);

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { afterAll, expect, it } from "vitest";
 import { runCli } from "../support/cli.js";
 import { fixture } from "../support/paths.js";
+import { freePort } from "../support/ports.js";
 import { createTestDatabase } from "../support/postgres.js";
 import { type ForwardProxy, type Passage, startForwardProxy, startPassage } from "../support/proxy.js";
 import { bucket, call, dataDir, KEY, removeDataDirs, serveProcess } from "../support/server.js";
@@ -29,14 +30,6 @@ afterAll(async () => {
   for (const step of stop.reverse()) await step();
   await removeDataDirs();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A Redis server of the test's own that asks for `password`, on a free port. */
 async function redisWithPassword(password: string): Promise<string> {

@@ -9,11 +9,11 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import mysql from "mysql2/promise";
+import { freePort } from "./ports.js";
 import { waitFor } from "./waitFor.js";
 
 const MARIADBD = "/usr/sbin/mariadbd";
@@ -139,15 +139,4 @@ export async function startMariadb(tls?: { cert: string; key: string }): Promise
 function lastError(stderr: string): string {
   const lines = stderr.trim().split("\n");
   return lines.filter((line) => line.includes("[ERROR]")).at(-1) ?? lines.at(-1) ?? "";
-}
-
-/** A port free on 127.0.0.1 now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  await once(server, "close");
-  return port;
 }

@@ -163,6 +163,17 @@ export async function removeObject(base: string, data: string, path: string): Pr
   else rmSync(join(data, "blobs", path));
 }
 
+/** The emails of the users the service at `base` shows for `account` (its active ones), sorted, every page. */
+export async function shownEmails(base: string, account: number): Promise<string[]> {
+  const emails: string[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await call(base, "GET", `/v1.0/appAccounts/${account}/users?limit=1000&offset=${offset}`);
+    const users = (page.body.users as { email: string }[] | undefined) ?? [];
+    emails.push(...users.map((u) => u.email));
+    if (users.length < 1000) return emails.sort();
+  }
+}
+
 /** fetch against `base` with the key (unless `key: null`), JSON in and out. */
 export async function call(
   base: string,

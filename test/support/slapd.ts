@@ -9,10 +9,11 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "./ports.js";
 import { waitFor } from "./waitFor.js";
 
 const SLAPD = "/usr/sbin/slapd";
@@ -142,17 +143,6 @@ export async function startSlapd(ldif: string, tls?: { cert: string; key: string
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-}
-
-/** A port free on 127.0.0.1 now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  await once(server, "close");
-  return port;
 }
 
 /** Whether a TCP connection to 127.0.0.1:`port` is accepted. */
