@@ -1,36 +1,89 @@
-import { defineConfig } from "tsup";
+// One build a package (npm workspaces: the library at the top, the others in packages/). Each
+// bundles its own folders of src/ and leaves every package it depends on as an import: the
+// library's code is in the library's dist/ only, loaded once, whichever package asks for it.
 
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    server: "src/server/index.ts",
-    client: "src/client/index.ts",
-    jobs: "src/jobs/index.ts",
-    cli: "src/cli/main.ts",
-    // the decoding thread of jsonParallel, loaded from next to it
-    "json-worker": "src/pass/_jsonWorker.ts",
-    // the CSV parsing thread of csvParallel
-    "csv-worker": "src/pass/_csvWorker.ts",
-    // the thread that reads a workbook's sheet, in xlsxParallel
-    "xlsx-worker": "src/pass/_xlsxWorker.ts",
-    // the thread that reads OLD while NEW is read, in diffFiles
-    "diff-worker": "src/diff/_sideWorker.ts",
-    // the embedded database's thread (PGlite), started by repositories/_pgliteThread.ts
-    "pglite-worker": "src/server/repositories/_pgliteWorker.ts",
-  },
-  format: ["esm"],
-  target: "node20",
-  platform: "node",
-  dts: {
-    entry: {
+import { readdirSync, readFileSync } from "node:fs";
+import { defineConfig, type Options } from "tsup";
+
+interface Manifest {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+/** What `dir`'s package depends on, each name and its subpaths, as tsup's `external`. */
+function dependenciesOf(dir: string): RegExp[] {
+  const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8")) as Manifest;
+  const names = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies });
+  return names.map((name) => new RegExp(`^${name.replace(/[/.]/g, "\\$&")}(/|$)`));
+}
+
+/**
+ * The modules of `name` that the other packages import, as they name them: `name/internal/X.js`
+ * is src/X.ts, built as an entry of its own into dist/internal/X.js (the `./internal/*.js` of its
+ * exports). One entry a module, not one barrel: what a command imports loads what it needs and no
+ * more, as it did in one package (the CLI's --help loads commander only).
+ */
+function internalsOf(name: string): Record<string, string> {
+  const pattern = new RegExp(`["']${name.replace(/[/.]/g, "\\$&")}/internal/([\\w/.-]+)\\.js["']`, "g");
+  const entries: Record<string, string> = {};
+  for (const file of readdirSync("src", { recursive: true, encoding: "utf8" })) {
+    if (!file.endsWith(".ts")) continue;
+    for (const [, path] of readFileSync(`src/${file}`, "utf8").matchAll(pattern)) {
+      entries[`internal/${path}`] = `src/${path}.ts`;
+    }
+  }
+  return entries;
+}
+
+const pick = (entry: Record<string, string>, names: readonly string[]) =>
+  Object.fromEntries(names.map((name) => [name, entry[name] as string]));
+
+/** The build of the package in `dir`: `entry` into dir/dist/, with declarations of `types`. */
+function build(name: string, dir: string, entry: Record<string, string>, types: readonly string[]): Options {
+  const internals = internalsOf(name);
+  return {
+    entry: { ...entry, ...internals },
+    outDir: `${dir}/dist`,
+    external: dependenciesOf(dir),
+    format: ["esm"],
+    target: "node20",
+    platform: "node",
+    dts: types.length === 0 ? false : { entry: { ...pick(entry, types), ...internals } },
+    sourcemap: true,
+    clean: true,
+    splitting: true,
+    shims: false,
+  };
+}
+
+export default defineConfig([
+  build(
+    "syncfile",
+    ".",
+    {
       index: "src/index.ts",
-      server: "src/server/index.ts",
-      client: "src/client/index.ts",
-      jobs: "src/jobs/index.ts",
+      // the decoding thread of jsonParallel, loaded from next to it
+      "json-worker": "src/pass/_jsonWorker.ts",
+      // the CSV parsing thread of csvParallel
+      "csv-worker": "src/pass/_csvWorker.ts",
+      // the thread that reads a workbook's sheet, in xlsxParallel
+      "xlsx-worker": "src/pass/_xlsxWorker.ts",
+      // the thread that reads OLD while NEW is read, in diffFiles
+      "diff-worker": "src/diff/_sideWorker.ts",
     },
-  },
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  shims: false,
-});
+    ["index"],
+  ),
+  build("@syncfile/client", "packages/client", { index: "src/client/index.ts" }, ["index"]),
+  build(
+    "@syncfile/server",
+    "packages/server",
+    {
+      index: "src/server/index.ts",
+      // the embedded database's thread (PGlite), started by repositories/_pgliteThread.ts
+      "pglite-worker": "src/server/repositories/_pgliteWorker.ts",
+    },
+    ["index"],
+  ),
+  build("@syncfile/jobs", "packages/jobs", { index: "src/jobs/index.ts" }, ["index"]),
+  build("@syncfile/cli", "packages/cli", { cli: "src/cli/main.ts" }, []),
+]);

@@ -53,7 +53,7 @@ export default defineConfig({
   plugins: [browserSiblings()],
   worker: { format: "es", plugins: () => [browserSiblings()] },
   build: {
-    outDir: "../dist/web",
+    outDir: "../packages/server/dist/web",
     emptyOutDir: true,
     target: "es2022",
     reportCompressedSize: false,

@@ -35,19 +35,20 @@ export default defineConfig({
   // the examples import the package by name, as a user would
   resolve: {
     alias: [
+      // what a package imports of another's modules (tsup.config.ts): its source
       {
-        find: /^syncfile\/client$/,
-        replacement: fileURLToPath(new URL("./src/client/index.ts", import.meta.url)),
+        find: /^(?:syncfile|@syncfile\/(?:client|jobs|server))\/internal\/(.+)\.js$/,
+        replacement: fileURLToPath(new URL("./src/$1.ts", import.meta.url)),
       },
-      {
-        find: /^syncfile\/jobs$/,
-        replacement: fileURLToPath(new URL("./src/jobs/index.ts", import.meta.url)),
-      },
-      {
-        find: /^syncfile\/server$/,
-        replacement: fileURLToPath(new URL("./src/server/index.ts", import.meta.url)),
-      },
-      { find: /^syncfile$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      ...[
+        ["syncfile", "./src/index.ts"],
+        ["@syncfile/client", "./src/client/index.ts"],
+        ["@syncfile/jobs", "./src/jobs/index.ts"],
+        ["@syncfile/server", "./src/server/index.ts"],
+      ].map(([name, path]) => ({
+        find: new RegExp(`^${name}$`),
+        replacement: fileURLToPath(new URL(path as string, import.meta.url)),
+      })),
     ],
   },
   test: {

@@ -47,7 +47,7 @@ import {
 } from "./server.mjs";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
-const CLI = `${root}dist/cli.js`;
+const CLI = `${root}packages/cli/dist/cli.js`;
 const BASELINE_JSON = `${root}bench/baseline-json.mjs`;
 const BASELINE_EXCELJS = `${root}bench/baseline-exceljs.mjs`;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ApiError, collectReports, createClient, pushFile } from "syncfile/client";
-import { createServer } from "syncfile/server";
+import { ApiError, collectReports, createClient, pushFile } from "@syncfile/client";
+import { createServer } from "@syncfile/server";
 
 // the service on a free port (see syncfile serve); any base URL and key work the same way
 const dataDir = await mkdtemp(join(tmpdir(), "syncfile-example-"));

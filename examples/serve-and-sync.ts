@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer, type ExecutionList, type SyncSummary } from "syncfile/server";
+import { createServer, type ExecutionList, type SyncSummary } from "@syncfile/server";
 
 // the service on a free port, with its data in a temporary folder
 const dataDir = await mkdtemp(join(tmpdir(), "syncfile-example-"));

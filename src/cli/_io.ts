@@ -2,7 +2,7 @@
 
 import { statSync } from "node:fs";
 import { InvalidArgumentError } from "commander";
-import { describeIoError } from "../bytes/ioError.js";
+import { describeIoError } from "syncfile/internal/bytes/ioError.js";
 
 export { describeIoError };
 

@@ -1,6 +1,6 @@
 // A progress line on stderr, only when stderr is a terminal: bytes, percent, speed.
 
-import { formatBytes } from "../report/formatText.js";
+import { formatBytes } from "syncfile/internal/report/formatText.js";
 
 /** Where progress goes: a stream that may be a terminal. */
 export interface ProgressStream {

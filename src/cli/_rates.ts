@@ -1,7 +1,7 @@
 // A rates file for --rates: {"EUR": "0.92", …}, or {"base": "USD", "rates": {…}}.
 
 import { readFileSync } from "node:fs";
-import type { RateTable } from "../model/money.js";
+import type { RateTable } from "syncfile/internal/model/money.js";
 import { describeIoError } from "./_io.js";
 import { UsageError } from "./UsageError.js";
 

@@ -1,8 +1,8 @@
 // What push, download and reports share: where the service is and the key, the client made
 // from them (its retries told on stderr), durations such as 10m, and Ctrl-C as an abort.
 
+import { type Client, createClient, type RetryEvent } from "@syncfile/client/internal/client/createClient.js";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import { type Client, createClient, type RetryEvent } from "../client/createClient.js";
 import { UsageError } from "./UsageError.js";
 
 /** The connection flags, as commander gives them. */

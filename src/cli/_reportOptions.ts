@@ -3,18 +3,18 @@
 
 import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
-import type { MappingDocument } from "../mapping/MappingDocument.js";
-import { PROFILES } from "../mapping/profiles.js";
-import { formatOf } from "../pass/formatOf.js";
-import type { Finding } from "../report/Finding.js";
-import { formatGithub } from "../report/formatGithub.js";
-import { formatHtml } from "../report/formatHtml.js";
-import { formatJson } from "../report/formatJson.js";
-import { formatSarif } from "../report/formatSarif.js";
-import type { Excerpt } from "../report/formatText.js";
-import { formatText } from "../report/formatText.js";
-import type { Report } from "../report/Report.js";
-import { readExcerpts } from "../report/readExcerpts.js";
+import type { MappingDocument } from "syncfile/internal/mapping/MappingDocument.js";
+import { PROFILES } from "syncfile/internal/mapping/profiles.js";
+import { formatOf } from "syncfile/internal/pass/formatOf.js";
+import type { Finding } from "syncfile/internal/report/Finding.js";
+import { formatGithub } from "syncfile/internal/report/formatGithub.js";
+import { formatHtml } from "syncfile/internal/report/formatHtml.js";
+import { formatJson } from "syncfile/internal/report/formatJson.js";
+import { formatSarif } from "syncfile/internal/report/formatSarif.js";
+import type { Excerpt } from "syncfile/internal/report/formatText.js";
+import { formatText } from "syncfile/internal/report/formatText.js";
+import type { Report } from "syncfile/internal/report/Report.js";
+import { readExcerpts } from "syncfile/internal/report/readExcerpts.js";
 import { describeIoError, useColor, wholeNumber } from "./_io.js";
 import { UsageError } from "./UsageError.js";
 
@@ -108,7 +108,7 @@ export async function inputOptions(flags: ReportFlags): Promise<InputOptions> {
  */
 async function mappingFile(file: string, maxErrors: number): Promise<MappingDocument> {
   // loaded here: a run without a mapping loads no JSON parser that keeps places
-  const { MappingError, readMapping } = await import("../mapping/readMapping.js");
+  const { MappingError, readMapping } = await import("syncfile/internal/mapping/readMapping.js");
   let text: string;
   try {
     text = readFileSync(file, "utf8");

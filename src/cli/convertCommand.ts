@@ -2,7 +2,7 @@
 // workbook, normalised on request; nothing is written when the input has errors, unless forced.
 
 import { Command, Option } from "commander";
-import type { Report } from "../report/Report.js";
+import type { Report } from "syncfile/internal/report/Report.js";
 import { exitOnInterrupt } from "./_interrupt.js";
 import { describeIoError, sizeOf, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
@@ -105,7 +105,7 @@ async function runConvert(input: string, output: string, flags: ConvertFlags): P
     strict: flags.strict === true,
     onProgress: (bytes: number) => progress.update(bytes),
   };
-  const { convertFile, convertStream } = await import("../convert/convert.js");
+  const { convertFile, convertStream } = await import("syncfile/internal/convert/convert.js");
   const reportStream = output === "-" ? process.stderr : process.stdout;
   let report: Report;
   const interruptible = exitOnInterrupt(progress);

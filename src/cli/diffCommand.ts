@@ -4,10 +4,12 @@
 // file), 3 a file that cannot be read.
 
 import { Command, Option } from "commander";
-import type { Change, DiffOptions, DiffResult } from "../diff/diffFiles.js";
-import { PROFILES } from "../mapping/profiles.js";
-import { formatOf } from "../pass/formatOf.js";
-import { formatText } from "../report/formatText.js";
+import type { Change } from "syncfile/internal/diff/Change.js";
+import type { DiffResult } from "syncfile/internal/diff/compare.js";
+import type { DiffOptions } from "syncfile/internal/diff/diffFiles.js";
+import { PROFILES } from "syncfile/internal/mapping/profiles.js";
+import { formatOf } from "syncfile/internal/pass/formatOf.js";
+import { formatText } from "syncfile/internal/report/formatText.js";
 import { describeIoError, useColor, wholeNumber, writeOut } from "./_io.js";
 import { inputOptions } from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
@@ -109,9 +111,9 @@ async function sideOptions(paths: readonly string[], flags: DiffFlags): Promise<
 
 async function runDiff(oldPath: string, newPath: string, flags: DiffFlags): Promise<number> {
   const [oldOptions, newOptions] = await sideOptions([oldPath, newPath], flags);
-  const { diffFiles, CHANGE_KINDS } = await import("../diff/diffFiles.js");
+  const { diffFiles, CHANGE_KINDS } = await import("syncfile/internal/diff/diffFiles.js");
   const { DIFF_CSV_HEADER, diffCsvLines, diffHtml, diffText, totalOf } = await import(
-    "../diff/formatDiff.js"
+    "syncfile/internal/diff/formatDiff.js"
   );
   if (flags.format === "csv") writeOut(process.stdout, DIFF_CSV_HEADER);
   const listed = new Map<Change["kind"], Change[]>(CHANGE_KINDS.map((k) => [k, []]));

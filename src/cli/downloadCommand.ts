@@ -3,11 +3,11 @@
 
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { ApiError } from "@syncfile/client/internal/client/ApiError.js";
+import type { Client } from "@syncfile/client/internal/client/createClient.js";
 import { Command, Option } from "commander";
-import { ApiError } from "../client/ApiError.js";
-import type { Client } from "../client/createClient.js";
-import { FILE_TYPES, type FileType } from "../http/operations.js";
-import { formatBytes } from "../report/formatText.js";
+import { FILE_TYPES, type FileType } from "syncfile/internal/http/operations.js";
+import { formatBytes } from "syncfile/internal/report/formatText.js";
 import { wholeNumber, writeFailure, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import { addRemoteOptions, connect, interruptSignal, type RemoteFlags } from "./_remote.js";

@@ -6,13 +6,13 @@
 import { once } from "node:events";
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
+import { runLine, runSummary } from "@syncfile/jobs/internal/jobs/describeRun.js";
+import type { Job } from "@syncfile/jobs/internal/jobs/Job.js";
+import type { RunRecord } from "@syncfile/jobs/internal/jobs/runHistory.js";
+import { describeSource } from "@syncfile/jobs/internal/sources/describeSource.js";
 import { Command, Option } from "commander";
-import { runLine, runSummary } from "../jobs/describeRun.js";
-import type { Job } from "../jobs/Job.js";
-import type { RunRecord } from "../jobs/runHistory.js";
-import { LOG_LEVELS, type LogLevel } from "../server/options.js";
-import { describeSource } from "../sources/describeSource.js";
-import { redactUrl } from "../text/redact.js";
+import { LOG_LEVELS, type LogLevel } from "syncfile/internal/report/logLevels.js";
+import { redactUrl } from "syncfile/internal/text/redact.js";
 import { describeIoError, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
@@ -100,7 +100,7 @@ Examples:
 }
 
 async function runJobs(file: string, flags: RunFlags): Promise<number> {
-  const { JobBusyError, runJob } = await import("../jobs/runJob.js");
+  const { JobBusyError, runJob } = await import("@syncfile/jobs/internal/jobs/runJob.js");
   const chosen = await chosenJobs(file, flags.job);
   if (chosen === null) return EXIT.usage;
   if (flags.daemon) return runDaemon(chosen, flags);
@@ -135,11 +135,11 @@ async function runDaemon(jobs: readonly Job[], flags: RunFlags): Promise<number>
       `--daemon runs each job on its schedule, and ${unscheduled.join(", ")} ${unscheduled.length === 1 ? "has" : "have"} none: add schedule: {cron: "0 2 * * *"}, or choose the jobs that do with --job`,
     );
   }
-  const [{ startDaemon }, { createLog }] = await Promise.all([
-    import("../jobs/runDaemon.js"),
-    import("../server/log.js"),
+  const [{ startDaemon }, { createDaemonLog }] = await Promise.all([
+    import("@syncfile/jobs/internal/jobs/runDaemon.js"),
+    import("@syncfile/jobs/internal/jobs/daemonLog.js"),
   ]);
-  const log = createLog({
+  const log = createDaemonLog({
     level: flags.logLevel ?? "info",
     destination: process.stdout,
     pretty: process.stdout.isTTY === true,
@@ -242,7 +242,7 @@ Examples:
           `${file} has no job ${JSON.stringify(flags.job)}: its jobs are ${jobs.map((j) => j.name).join(", ")}`,
         );
       }
-      const { approve, NothingToApproveError } = await import("../jobs/runJob.js");
+      const { approve, NothingToApproveError } = await import("@syncfile/jobs/internal/jobs/runJob.js");
       try {
         const approval = await approve(job);
         writeOut(
@@ -316,7 +316,7 @@ Examples:
           result.code = EXIT.usage;
           return;
         }
-        const { readRuns } = await import("../jobs/runHistory.js");
+        const { readRuns } = await import("@syncfile/jobs/internal/jobs/runHistory.js");
         for (const job of chosen) {
           const runs = await readRuns(job.state);
           if (flags.format === "json") {
@@ -349,7 +349,7 @@ async function showRun(file: string, id: string, flags: ShowFlags): Promise<numb
       `${file} has ${chosen.length} jobs: say whose last run with --job (${chosen.map((j) => j.name).join(", ")})`,
     );
   }
-  const { readRuns } = await import("../jobs/runHistory.js");
+  const { readRuns } = await import("@syncfile/jobs/internal/jobs/runHistory.js");
   for (const job of chosen) {
     const runs = await readRuns(job.state);
     const record = id === "last" ? runs.at(-1) : runs.find((r) => r.id === id);
@@ -402,7 +402,7 @@ export async function chosenJobs(file: string, name: string | undefined): Promis
 
 /** The jobs of `file`, or null with its mistakes said. */
 async function jobsOf(file: string): Promise<Job[] | null> {
-  const { JobFileError, readJobFile } = await import("../jobs/readJobFile.js");
+  const { JobFileError, readJobFile } = await import("@syncfile/jobs/internal/jobs/readJobFile.js");
   try {
     return readJobFile(file);
   } catch (error) {

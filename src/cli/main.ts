@@ -1,13 +1,14 @@
 #!/usr/bin/env node
+
 // The `syncfile` command line: parses the command, runs it, maps the outcome to an exit code.
 
+import { ApiError } from "@syncfile/client/internal/client/ApiError.js";
+import { ConnectionError } from "@syncfile/client/internal/client/ConnectionError.js";
 import { Command, CommanderError } from "commander";
+import { formatText } from "syncfile/internal/report/formatText.js";
+import { redactText } from "syncfile/internal/text/redact.js";
+import { neutralizeCommands } from "syncfile/internal/text/workflowCommands.js";
 import packageJson from "../../package.json" with { type: "json" };
-import { ApiError } from "../client/ApiError.js";
-import { ConnectionError } from "../client/ConnectionError.js";
-import { formatText } from "../report/formatText.js";
-import { redactText } from "../text/redact.js";
-import { neutralizeCommands } from "../text/workflowCommands.js";
 import { describeIoError, OutputError, streamName, useColor, writeOut } from "./_io.js";
 import { convertCommand } from "./convertCommand.js";
 import { diffCommand } from "./diffCommand.js";

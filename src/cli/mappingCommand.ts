@@ -6,7 +6,7 @@
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { Command, Option } from "commander";
-import { formatOf } from "../pass/formatOf.js";
+import { formatOf } from "syncfile/internal/pass/formatOf.js";
 import { describeIoError, writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";
@@ -61,13 +61,13 @@ async function runSuggest(file: string, flags: SuggestFlags): Promise<number> {
   if (flags.sheet !== undefined && format !== "xlsx") {
     throw new UsageError(`--sheet names a workbook's sheet, but ${file} is read as CSV`);
   }
-  const { inspectExport, mappingName } = await import("../validate/inspectExport.js");
+  const { inspectExport, mappingName } = await import("syncfile/internal/validate/inspectExport.js");
   // the suggestion is all it prints: each column's values and the first rows are not kept
   const lean = { everyColumn: false };
   let found: Awaited<ReturnType<typeof inspectExport>>;
   try {
     if (format === "xlsx") {
-      const { fileRange } = await import("../bytes/fileRange.js");
+      const { fileRange } = await import("syncfile/internal/bytes/fileRange.js");
       const handle = await open(file, "r");
       try {
         const range = fileRange(handle, (await handle.stat()).size);

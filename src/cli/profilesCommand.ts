@@ -2,8 +2,8 @@
 // columns each field comes from; with a name, that profile's mapping document, to start one's own.
 
 import { Command } from "commander";
-import { Mapping } from "../mapping/Mapping.js";
-import { PROFILES, profileNamed } from "../mapping/profiles.js";
+import { Mapping } from "syncfile/internal/mapping/Mapping.js";
+import { PROFILES, profileNamed } from "syncfile/internal/mapping/profiles.js";
 import { writeOut } from "./_io.js";
 import { EXIT } from "./exitCodes.js";
 import { UsageError } from "./UsageError.js";

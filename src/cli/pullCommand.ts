@@ -7,8 +7,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { describeSource } from "@syncfile/jobs/internal/sources/describeSource.js";
 import { Command } from "commander";
-import { describeSource } from "../sources/describeSource.js";
 import { writeOut } from "./_io.js";
 import { renderReport } from "./_reportOptions.js";
 import { EXIT } from "./exitCodes.js";
@@ -59,9 +59,9 @@ async function runPull(file: string, flags: PullFlags): Promise<number> {
   const output = flags.output ?? "-";
   const to = /\.csv$/i.test(output) ? "csv" : "json";
   const [{ fetchSource, SourceError }, { sourceReading }, { convertFile }] = await Promise.all([
-    import("../sources/fetchSource.js"),
-    import("../jobs/sourceReading.js"),
-    import("../convert/convert.js"),
+    import("@syncfile/jobs/internal/sources/fetchSource.js"),
+    import("@syncfile/jobs/internal/jobs/sourceReading.js"),
+    import("syncfile/internal/convert/convert.js"),
   ]);
   const folder = await mkdtemp(join(tmpdir(), "syncfile-pull-"));
   try {

@@ -4,9 +4,8 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { Command } from "commander";
-import { ApiError, refusedByGuard } from "../client/ApiError.js";
-import type { UploadedFile } from "../client/createClient.js";
+import { ApiError, refusedByGuard } from "@syncfile/client/internal/client/ApiError.js";
+import type { UploadedFile } from "@syncfile/client/internal/client/createClient.js";
 import {
   describeStateError,
   previousState,
@@ -14,11 +13,12 @@ import {
   rememberSynced,
   serviceGuard,
   stateWarning,
-} from "../client/previousState.js";
-import type { PushChanges, StateFolderError } from "../client/pushFile.js";
-import { countLines } from "../diff/counts.js";
-import type { SyncSummary } from "../http/operations.js";
-import { formatBytes, groupDigits, plural } from "../report/formatText.js";
+} from "@syncfile/client/internal/client/previousState.js";
+import type { PushChanges, StateFolderError } from "@syncfile/client/internal/client/pushFile.js";
+import { Command } from "commander";
+import { countLines } from "syncfile/internal/diff/counts.js";
+import type { SyncSummary } from "syncfile/internal/http/operations.js";
+import { formatBytes, groupDigits, plural } from "syncfile/internal/report/formatText.js";
 import { describeIoError, wholeNumber, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 
@@ -131,7 +131,7 @@ async function runPush(file: string, flags: PushFlags): Promise<number> {
     process.stderr.write(`syncfile: cannot read ${file}: ${describeIoError(error)}\n`);
     return EXIT.unreadable;
   }
-  const { pushFile } = await import("../client/pushFile.js");
+  const { pushFile } = await import("@syncfile/client/internal/client/pushFile.js");
   const state = client ? pushState(flags) : null;
   const signal = interruptSignal();
   const scratch = await mkdtemp(join(tmpdir(), "syncfile-push-state-"));

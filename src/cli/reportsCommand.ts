@@ -2,17 +2,17 @@
 // access-review report archive not downloaded before, and with --watch the new ones as they
 // appear, without anyone watching.
 
-import { Command, InvalidArgumentError } from "commander";
 import {
   type CollectedReport,
   type CollectResult,
   collectReports,
   STATE_FILE,
   StateFileError,
-} from "../client/collectReports.js";
-import { watchReports } from "../client/watchReports.js";
-import type { Execution } from "../http/operations.js";
-import { formatBytes } from "../report/formatText.js";
+} from "@syncfile/client/internal/client/collectReports.js";
+import { watchReports } from "@syncfile/client/internal/client/watchReports.js";
+import { Command, InvalidArgumentError } from "commander";
+import type { Execution } from "syncfile/internal/http/operations.js";
+import { formatBytes } from "syncfile/internal/report/formatText.js";
 import { writeFailure, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {

@@ -4,10 +4,12 @@
 // the metadata is on a PostgreSQL server and with --storage the files in an S3 bucket, which
 // several instances can share.
 
+import type { SyncfileServer } from "@syncfile/server/internal/server/options.js";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { LOG_LEVELS, type LogLevel, publicUrlOf, type SyncfileServer } from "../server/options.js";
-import { redactUrl } from "../text/redact.js";
+import { LOG_LEVELS, type LogLevel } from "syncfile/internal/report/logLevels.js";
+import { redactUrl } from "syncfile/internal/text/redact.js";
 import { describeIoError, wholeNumber } from "./_io.js";
+import { serverPackage } from "./_optional.js";
 import { readRates } from "./_rates.js";
 import { parseDuration } from "./_remote.js";
 import { EXIT } from "./exitCodes.js";
@@ -198,7 +200,9 @@ async function runServe(flags: ServeFlags): Promise<number> {
     flags.rates === undefined
       ? undefined
       : readRates(flags.rates, flags.sourceCurrency ?? flags.displayCurrency);
-  const { StorageError, parseStorageUrl } = await import("../server/storage/location.js");
+  // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
+  const { StorageError, parseStorageUrl, publicUrlOf, createServer, SeedError, ApiKeys, DatabaseError } =
+    await serverPackage();
   const database = serverUrl(flags.database, "--database", "SYNCFILE_DATABASE_URL", (url) =>
     /^postgres(ql)?:\/\/\S+$/.test(url)
       ? null
@@ -222,13 +226,6 @@ async function runServe(flags: ServeFlags): Promise<number> {
   }
   // the SDK's nine lines on Node 20 speak of its releases after 2026, not of the one installed
   if (storage) process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-  // the server (fastify, PGlite, pdfkit) loads only for this command: every other starts faster
-  const [{ createServer }, { SeedError }, { ApiKeys }, { DatabaseError }] = await Promise.all([
-    import("../server/createServer.js"),
-    import("../server/seed.js"),
-    import("../server/ApiKeys.js"),
-    import("../server/repositories/Database.js"),
-  ]);
   let server: SyncfileServer;
   try {
     server = await createServer({

@@ -1,7 +1,7 @@
 // `syncfile validate FILE...`: check data files and print every finding.
 
 import { Command } from "commander";
-import type { Report } from "../report/Report.js";
+import type { Report } from "syncfile/internal/report/Report.js";
 import { describeIoError, sizeOf, writeOut } from "./_io.js";
 import { Progress } from "./_progress.js";
 import {
@@ -61,7 +61,7 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
     throw new UsageError("standard input (-) can be read only once");
   checkInputFlags(files, flags);
   const input = await inputOptions(flags);
-  const { validateFile, validateStream } = await import("../validate/validate.js");
+  const { validateFile, validateStream } = await import("syncfile/internal/validate/validate.js");
   let code: number = EXIT.ok;
   // an HTML page or a SARIF log is one document: every file's report, written once all are read
   const reports: { report: Report; file: string }[] = [];

@@ -1,7 +1,7 @@
 // The error of a call the service answered with a failure: what was asked, what came back.
 
 import { STATUS_CODES } from "node:http";
-import type { Report } from "../report/Report.js";
+import type { Report } from "syncfile/internal/report/Report.js";
 
 /**
  * A call answered with a status that is not a success. The message reads

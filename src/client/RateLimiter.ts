@@ -3,9 +3,9 @@
 // arrives — the latest moment the service can have counted it — so the service never sees
 // more calls in a window than the limit, whatever the network's delays.
 
-import type { Clock } from "../http/Clock.js";
-import { ALIASES, OPERATIONS, type Operation, RATE_WINDOW_MS } from "../http/operations.js";
-import { SlidingWindow } from "../http/SlidingWindow.js";
+import type { Clock } from "syncfile/internal/http/Clock.js";
+import { ALIASES, OPERATIONS, type Operation, RATE_WINDOW_MS } from "syncfile/internal/http/operations.js";
+import { SlidingWindow } from "syncfile/internal/http/SlidingWindow.js";
 
 /** Calls allowed per minute, by operation; an operation left out is not limited. */
 export type RateLimits = Partial<Record<Operation, number>>;

@@ -3,9 +3,9 @@
 
 import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
+import type { Clock } from "syncfile/internal/http/Clock.js";
+import { OPERATIONS, type Operation } from "syncfile/internal/http/operations.js";
 import packageJson from "../../package.json" with { type: "json" };
-import type { Clock } from "../http/Clock.js";
-import { OPERATIONS, type Operation } from "../http/operations.js";
 import { AnswerTooLarge, discard, parseBody, readText, retryAfterMs, send } from "./_request.js";
 import { ApiError } from "./ApiError.js";
 import { ConnectionError } from "./ConnectionError.js";

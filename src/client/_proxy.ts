@@ -7,7 +7,7 @@ import type { Agent } from "node:http";
 import { HttpProxyAgent } from "http-proxy-agent";
 import { HttpsProxyAgent } from "https-proxy-agent";
 import { getProxyForUrl } from "proxy-from-env";
-import { addSecretsOf, redactUrl } from "../text/redact.js";
+import { addSecretsOf, redactUrl } from "syncfile/internal/text/redact.js";
 
 const agents = new Map<string, Agent>();
 /** What each agent goes through, for messages: the proxy's URL, redacted, and its variable. */

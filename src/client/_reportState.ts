@@ -4,7 +4,7 @@
 // its name and renamed, so an interrupted run leaves the last good state; never through a link.
 
 import { join } from "node:path";
-import { readStateFile, writeStateFile } from "../bytes/stateFile.js";
+import { readStateFile, writeStateFile } from "syncfile/internal/bytes/stateFile.js";
 
 /** The file's name in the reports folder. */
 export const STATE_FILE = ".syncfile-reports.json";

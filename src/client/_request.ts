@@ -5,7 +5,7 @@
 import { type Agent, request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Readable } from "node:stream";
-import { retryAfterMs as parseRetryAfter } from "../http/retryAfter.js";
+import { retryAfterMs as parseRetryAfter } from "syncfile/internal/http/retryAfter.js";
 import { ConnectionError } from "./ConnectionError.js";
 
 /** A request to send. */

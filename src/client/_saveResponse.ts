@@ -6,7 +6,7 @@ import { createWriteStream } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { replaceFile } from "../bytes/replaceFile.js";
+import { replaceFile } from "syncfile/internal/bytes/replaceFile.js";
 import { ConnectionError } from "./ConnectionError.js";
 
 /** Where a download goes: a path, or a function of the name the server suggested. */

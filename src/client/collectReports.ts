@@ -4,8 +4,8 @@
 
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Execution } from "../http/operations.js";
-import { isRunningBucket } from "../http/tolerant.js";
+import type { Execution } from "syncfile/internal/http/operations.js";
+import { isRunningBucket } from "syncfile/internal/http/tolerant.js";
 import { type ReportState, readReportState, writeReportState } from "./_reportState.js";
 import { ApiError } from "./ApiError.js";
 import type { CallOptions, Client } from "./createClient.js";

@@ -8,8 +8,8 @@ import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { basename, extname } from "node:path";
-import type { Change } from "../diff/Change.js";
-import { type Clock, systemClock } from "../http/Clock.js";
+import type { Change } from "syncfile/internal/diff/Change.js";
+import { type Clock, systemClock } from "syncfile/internal/http/Clock.js";
 import {
   ALLOW_DELETES_HEADER,
   type AppAccountState,
@@ -22,16 +22,16 @@ import {
   type SyncList,
   type SyncSummary,
   type UploadFileParameters,
-} from "../http/operations.js";
+} from "syncfile/internal/http/operations.js";
 import {
   type Executions,
   readExecutions,
   readFileId,
   readFileInformation,
   readUploadParameters,
-} from "../http/tolerant.js";
-import { type SyncWaiting, whileSyncRuns } from "../http/whileSyncRuns.js";
-import { addSecret, addSecretsOf, redactUrl } from "../text/redact.js";
+} from "syncfile/internal/http/tolerant.js";
+import { type SyncWaiting, whileSyncRuns } from "syncfile/internal/http/whileSyncRuns.js";
+import { addSecret, addSecretsOf, redactUrl } from "syncfile/internal/text/redact.js";
 import {
   type CallOptions,
   Exchange,

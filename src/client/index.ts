@@ -1,8 +1,8 @@
 // syncfile/client: the typed client of the interface, and push / download / reports as calls.
 // Re-exports only.
 
-export type { Change, ChangeCounts, FieldChange } from "../diff/Change.js";
-export { type Clock, systemClock } from "../http/Clock.js";
+export type { Change, ChangeCounts, FieldChange } from "syncfile/internal/diff/Change.js";
+export { type Clock, systemClock } from "syncfile/internal/http/Clock.js";
 export type {
   AppAccountState,
   AppAccountUser,
@@ -18,8 +18,8 @@ export type {
   SyncState,
   SyncSummary,
   UploadFileParameters,
-} from "../http/operations.js";
-export type { Executions } from "../http/tolerant.js";
+} from "syncfile/internal/http/operations.js";
+export type { Executions } from "syncfile/internal/http/tolerant.js";
 export { STATE_FILE, StateFileError } from "./_reportState.js";
 export type { Destination } from "./_saveResponse.js";
 export { ApiError, refusedByGuard } from "./ApiError.js";

@@ -5,9 +5,14 @@
 
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { describeIoError } from "../bytes/ioError.js";
-import { readStateFile, stateFileExists, stateHome, writeStateFile } from "../bytes/stateFile.js";
-import type { SyncList } from "../http/operations.js";
+import { describeIoError } from "syncfile/internal/bytes/ioError.js";
+import {
+  readStateFile,
+  stateFileExists,
+  stateHome,
+  writeStateFile,
+} from "syncfile/internal/bytes/stateFile.js";
+import type { SyncList } from "syncfile/internal/http/operations.js";
 import { ApiError } from "./ApiError.js";
 import type { Client } from "./createClient.js";
 import type { PreviousState } from "./pushFile.js";

@@ -6,14 +6,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
-import { copyStateFile, prepareStateFolder } from "../bytes/stateFile.js";
-import { convertFile } from "../convert/convert.js";
-import { type Change, defaultMaxDeletes, takesAway } from "../diff/Change.js";
-import { diffFiles } from "../diff/diffFiles.js";
-import type { SyncSummary } from "../http/operations.js";
-import { formatOf, type InputFormat, type ValidateOptions } from "../pass/options.js";
-import type { Report } from "../report/Report.js";
-import { validateFile } from "../validate/validate.js";
+import { copyStateFile, prepareStateFolder } from "syncfile/internal/bytes/stateFile.js";
+import { convertFile } from "syncfile/internal/convert/convert.js";
+import { type Change, defaultMaxDeletes, takesAway } from "syncfile/internal/diff/Change.js";
+import { diffFiles } from "syncfile/internal/diff/diffFiles.js";
+import type { SyncSummary } from "syncfile/internal/http/operations.js";
+import { formatOf, type InputFormat } from "syncfile/internal/pass/formatOf.js";
+import type { ValidateOptions } from "syncfile/internal/pass/options.js";
+import type { Report } from "syncfile/internal/report/Report.js";
+import { validateFile } from "syncfile/internal/validate/validate.js";
 import type { Client, SyncOptions, UploadedFile } from "./createClient.js";
 
 export { defaultMaxDeletes };

@@ -2,7 +2,7 @@
 // the signal aborts; a pass that fails on the network or the service's side is reported and
 // the next one tried, a refusal (a wrong key, a bad request) ends the watch.
 
-import { type Clock, systemClock } from "../http/Clock.js";
+import { type Clock, systemClock } from "syncfile/internal/http/Clock.js";
 import { ApiError } from "./ApiError.js";
 import { ConnectionError } from "./ConnectionError.js";
 import { type CollectOptions, type CollectResult, collectReports } from "./collectReports.js";

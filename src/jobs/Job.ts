@@ -1,7 +1,7 @@
 // A job as a run uses it: read from a job file (readJobFile.ts), its paths absolute, its secrets
 // read and known to the redaction, its defaults filled in.
 
-import type { MappingDocument } from "../mapping/MappingDocument.js";
+import type { MappingDocument } from "syncfile/internal/mapping/MappingDocument.js";
 import type { SourceSpec } from "../sources/SourceSpec.js";
 
 /** How a run ends: what its record says, its exit code and its notifications follow from. */

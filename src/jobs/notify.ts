@@ -5,7 +5,7 @@
 // error, and never changes the run's outcome. No URL or password of theirs is ever printed.
 
 import { hostname } from "node:os";
-import { redactText } from "../text/redact.js";
+import { redactText } from "syncfile/internal/text/redact.js";
 import { headline, runSummary } from "./describeRun.js";
 import type { JobNotification } from "./Job.js";
 import type { RunRecord } from "./runHistory.js";

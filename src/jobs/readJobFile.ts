@@ -7,6 +7,15 @@
 import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Cron } from "croner";
+import { describeIoError } from "syncfile/internal/bytes/ioError.js";
+import { stateHome } from "syncfile/internal/bytes/stateFile.js";
+import { PROFILES, profileNamed } from "syncfile/internal/mapping/profiles.js";
+import { MappingError, readMapping } from "syncfile/internal/mapping/readMapping.js";
+import { place, schemaProblems } from "syncfile/internal/schema/schemaProblems.js";
+import { schemas } from "syncfile/internal/schema/schemas.js";
+import { getValidators } from "syncfile/internal/schema/validators.js";
+import { pointerSegments } from "syncfile/internal/text/pointer.js";
+import { addSecret, addSecretsOf } from "syncfile/internal/text/redact.js";
 import {
   type Document,
   isMap,
@@ -18,16 +27,7 @@ import {
   visit,
   type YAMLMap,
 } from "yaml";
-import { describeIoError } from "../bytes/ioError.js";
-import { stateHome } from "../bytes/stateFile.js";
-import { PROFILES, profileNamed } from "../mapping/profiles.js";
-import { MappingError, readMapping } from "../mapping/readMapping.js";
-import { place, schemaProblems } from "../schema/schemaProblems.js";
-import { schemas } from "../schema/schemas.js";
-import { getValidators } from "../schema/validators.js";
 import type { JsonApiNext } from "../sources/SourceSpec.js";
-import { pointerSegments } from "../text/pointer.js";
-import { addSecret, addSecretsOf } from "../text/redact.js";
 import type { Job, JobNotification, JobSource, Outcome } from "./Job.js";
 
 /** A mistake in a job file, where it is. */

@@ -7,10 +7,10 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { copyStateFile, prepareStateFolder, writeStateFile } from "../bytes/stateFile.js";
-import type { Change } from "../diff/Change.js";
-import { CHANGE_KINDS } from "../diff/diffFiles.js";
-import { diffHtml } from "../diff/formatDiff.js";
+import { copyStateFile, prepareStateFolder, writeStateFile } from "syncfile/internal/bytes/stateFile.js";
+import type { Change } from "syncfile/internal/diff/Change.js";
+import { CHANGE_KINDS } from "syncfile/internal/diff/Change.js";
+import { diffHtml } from "syncfile/internal/diff/formatDiff.js";
 import { RUN_FILES, runFiles } from "./runHistory.js";
 
 /** How many changes of each kind a run's page lists. */

@@ -5,7 +5,7 @@
 
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { readStateFile, writeStateFile } from "../bytes/stateFile.js";
+import { readStateFile, writeStateFile } from "syncfile/internal/bytes/stateFile.js";
 import type { Outcome } from "./Job.js";
 
 /** One run, as runs.jsonl keeps it. */

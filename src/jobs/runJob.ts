@@ -7,15 +7,19 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { describeIoError } from "../bytes/ioError.js";
-import { prepareStateFolder, readStateFile, writeStateFile } from "../bytes/stateFile.js";
-import { ApiError } from "../client/ApiError.js";
-import { ConnectionError } from "../client/ConnectionError.js";
-import { type Client, createClient } from "../client/createClient.js";
-import { type Previous, previousState, rememberSynced } from "../client/previousState.js";
-import { type PushResult, pushFile } from "../client/pushFile.js";
+import { ApiError } from "@syncfile/client/internal/client/ApiError.js";
+import { ConnectionError } from "@syncfile/client/internal/client/ConnectionError.js";
+import { type Client, createClient } from "@syncfile/client/internal/client/createClient.js";
+import {
+  type Previous,
+  previousState,
+  rememberSynced,
+} from "@syncfile/client/internal/client/previousState.js";
+import { type PushResult, pushFile } from "@syncfile/client/internal/client/pushFile.js";
+import { describeIoError } from "syncfile/internal/bytes/ioError.js";
+import { prepareStateFolder, readStateFile, writeStateFile } from "syncfile/internal/bytes/stateFile.js";
+import { redactText } from "syncfile/internal/text/redact.js";
 import { fetchSource, SourceError } from "../sources/fetchSource.js";
-import { redactText } from "../text/redact.js";
 import type { Job, Outcome } from "./Job.js";
 import { JobLock } from "./JobLock.js";
 import { type DeliveryOptions, notifyRun, worthTelling } from "./notify.js";

@@ -7,9 +7,9 @@
 import { Buffer } from "node:buffer";
 import { open } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
-import type { MappingDocument } from "../mapping/MappingDocument.js";
-import { formatOf } from "../pass/formatOf.js";
-import type { InputFormat } from "../pass/options.js";
+import type { MappingDocument } from "syncfile/internal/mapping/MappingDocument.js";
+import type { InputFormat } from "syncfile/internal/pass/formatOf.js";
+import { formatOf } from "syncfile/internal/pass/formatOf.js";
 import type { SourceFile } from "../sources/fetchSource.js";
 import { recordsMapping } from "../sources/recordsMapping.js";
 import { RECORD_SOURCES } from "../sources/SourceSpec.js";

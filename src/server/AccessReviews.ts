@@ -3,7 +3,7 @@
 // and its report archive (reportArchive.ts) appears a few seconds after it finishes
 // (reportFileId stays null until then), made by whichever server claims it first.
 
-import type { Execution, ExecutionList } from "../http/operations.js";
+import type { Execution, ExecutionList } from "syncfile/internal/http/operations.js";
 import { reportArchive } from "./reportArchive.js";
 import type { AccessReviewsRepository, StoredExecution } from "./repositories/types.js";
 import type { ObjectStore } from "./storage/types.js";

@@ -7,15 +7,19 @@
 // would take away more users than the server's maxDeletes, unless the caller allows it.
 
 import { setImmediate } from "node:timers/promises";
-import { normalize, normalizeFile } from "../convert/convert.js";
-import { type Change, noChanges, takesAway } from "../diff/Change.js";
-import { changesOf, DiffSide, partitionsFor, Tally } from "../diff/compare.js";
-import type { SyncChanges, SyncSummary } from "../http/operations.js";
-import type { DocumentWriter } from "../model/DocumentWriter.js";
-import type { RateTable } from "../model/money.js";
-import { isNormalizedLicenseUser, type NormalizedValues, type NotAnObject } from "../model/normalize.js";
-import { parallelFor } from "../pass/runPass.js";
-import type { Report } from "../report/Report.js";
+import { normalize, normalizeFile } from "syncfile/internal/convert/convert.js";
+import { type Change, noChanges, takesAway } from "syncfile/internal/diff/Change.js";
+import { changesOf, DiffSide, partitionsFor, Tally } from "syncfile/internal/diff/compare.js";
+import type { SyncChanges, SyncSummary } from "syncfile/internal/http/operations.js";
+import type { DocumentWriter } from "syncfile/internal/model/DocumentWriter.js";
+import type { RateTable } from "syncfile/internal/model/money.js";
+import {
+  isNormalizedLicenseUser,
+  type NormalizedValues,
+  type NotAnObject,
+} from "syncfile/internal/model/normalize.js";
+import { parallelFor } from "syncfile/internal/pass/runPass.js";
+import type { Report } from "syncfile/internal/report/Report.js";
 import type {
   CurrentSync,
   FilesRepository,

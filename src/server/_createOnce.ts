@@ -4,7 +4,7 @@
 // it empty.
 
 import { existsSync, readFileSync } from "node:fs";
-import { createFileIfAbsent } from "../bytes/replaceFile.js";
+import { createFileIfAbsent } from "syncfile/internal/bytes/replaceFile.js";
 
 /** The contents of `path`, written as `make()` (mode 0600) when the file does not exist yet; `created` says which. */
 export function createOnce(path: string, make: () => string): { value: string; created: boolean } {

@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { Ajv } from "ajv";
 import Fastify, { type FastifyInstance, LogController } from "fastify";
-import { redactUrl } from "../text/redact.js";
+import { redactUrl } from "syncfile/internal/text/redact.js";
 import type { ApiKeys } from "./ApiKeys.js";
 import { acceptedRequestId } from "./log.js";
 import authentication from "./plugins/authentication.js";

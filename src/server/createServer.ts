@@ -5,8 +5,8 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { currencyOf } from "../model/money.js";
-import { addSecret, addSecretsOf } from "../text/redact.js";
+import { currencyOf } from "syncfile/internal/model/money.js";
+import { addSecret, addSecretsOf } from "syncfile/internal/text/redact.js";
 import { AccessReviews } from "./AccessReviews.js";
 import { ApiKeys } from "./ApiKeys.js";
 import { BODY_TIMEOUTS, buildApp } from "./app.js";

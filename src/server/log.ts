@@ -7,7 +7,7 @@ import type { Writable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { type DestinationStream, pino } from "pino";
 import pinoPretty from "pino-pretty";
-import { redactText } from "../text/redact.js";
+import { redactText } from "syncfile/internal/text/redact.js";
 import type { LogOptions } from "./options.js";
 
 /** A server's logger: pino's, as fastify takes it. */

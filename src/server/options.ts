@@ -1,11 +1,10 @@
 // How to run a server, and what a running one offers.
 
 import type { FastifyInstance } from "fastify";
-import type { RateTable } from "../model/money.js";
+import type { RateTable } from "syncfile/internal/model/money.js";
+import type { LogLevel } from "syncfile/internal/report/logLevels.js";
 
-/** How much the log says, pino's levels; silent: nothing. (Here, not in log.ts: the CLI reads them without loading pino.) */
-export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from "syncfile/internal/report/logLevels.js";
 
 /** Where and how a server logs. */
 export interface LogOptions {

@@ -4,9 +4,9 @@
 
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import type { ExecutionState } from "syncfile/internal/http/operations.js";
+import { addFormats } from "syncfile/internal/schema/addFormats.js";
 import seedSchema from "../../schemas/seed.schema.json" with { type: "json" };
-import type { ExecutionState } from "../http/operations.js";
-import { addFormats } from "../schema/addFormats.js";
 
 /** One application of a campaign, with how many of its users are reviewed. */
 export interface SeedApplication {

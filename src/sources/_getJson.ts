@@ -3,7 +3,7 @@
 // failures fail the source with what the server said. A page is read whole (it is a page); its
 // URL's secrets never reach a message.
 
-import { redactText, redactUrl } from "../text/redact.js";
+import { redactText, redactUrl } from "syncfile/internal/text/redact.js";
 import { SourceError } from "./SourceError.js";
 
 /** How many times a page asked to wait (429, 503) is asked for. */

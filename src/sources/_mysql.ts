@@ -11,7 +11,7 @@ import { pipeline, Transform } from "node:stream";
 import { stringify } from "csv-stringify";
 import type { Connection as CoreConnection } from "mysql2";
 import mysql from "mysql2/promise";
-import { redactText, redactUrl } from "../text/redact.js";
+import { redactText, redactUrl } from "syncfile/internal/text/redact.js";
 import { SourceError } from "./SourceError.js";
 import type { SqlSource } from "./SourceSpec.js";
 

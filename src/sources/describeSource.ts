@@ -1,7 +1,7 @@
 // A source in words, its secrets left out: what `syncfile job check` says a job reads, and where
 // a run's record says its data came from.
 
-import { redactText, redactUrl } from "../text/redact.js";
+import { redactText, redactUrl } from "syncfile/internal/text/redact.js";
 import type { SourceSpec } from "./SourceSpec.js";
 
 /** "file /srv/exports/people-*.csv", "sql postgres://app@db/app", "scim https://…"… */

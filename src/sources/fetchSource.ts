@@ -11,8 +11,9 @@ import { stat } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { redactText, redactUrl } from "syncfile/internal/text/redact.js";
 import { glob } from "tinyglobby";
-import { redactText, redactUrl } from "../text/redact.js";
+import { loadDriver } from "./_driver.js";
 import { describeSource } from "./describeSource.js";
 import { SourceError } from "./SourceError.js";
 import type { SourceSpec as JobSource } from "./SourceSpec.js";
@@ -55,7 +56,7 @@ export async function fetchSource(
     case "s3":
       return fetchObject(source, into, options.now ?? Date.now, signal);
     case "sql": {
-      const { fetchSql } = await import("./sql.js");
+      const { fetchSql } = await loadDriver("sql", ["pg", "pg-copy-streams"], () => import("./sql.js"));
       const target = join(into, "source.csv");
       let copied: { bytes: number; sha256: string } | null = null;
       await fetchSql(
@@ -76,7 +77,7 @@ export async function fetchSource(
       };
     }
     case "ldap": {
-      const { ldapRecords } = await import("./ldap.js");
+      const { ldapRecords } = await loadDriver("ldap", ["ldapts"], () => import("./ldap.js"));
       return recordsFile(ldapRecords(source, signal), into, describeSource(source));
     }
     case "scim": {
@@ -113,7 +114,7 @@ async function fetchObject(
   now: () => number,
   signal: AbortSignal | undefined,
 ): Promise<Fetched> {
-  const { fetchS3 } = await import("./s3.js");
+  const { fetchS3 } = await loadDriver("s3", ["@aws-sdk/client-s3"], () => import("./s3.js"));
   let file: SourceFile | null = null;
   const found = await fetchS3(
     source,

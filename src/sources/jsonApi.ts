@@ -4,7 +4,7 @@
 // the source: a run never pushes part of the users. An API that hands back a cursor or a link
 // it gave before would loop: that fails the source too.
 
-import { redactUrl } from "../text/redact.js";
+import { redactUrl } from "syncfile/internal/text/redact.js";
 import { getJson, valueAt } from "./_getJson.js";
 import { SourceError } from "./SourceError.js";
 import type { JsonApiSource } from "./SourceSpec.js";

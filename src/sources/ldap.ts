@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { type ConnectionOptions, connect as tlsConnect } from "node:tls";
 import { Client, ResultCodeError } from "ldapts";
-import { redactText, redactUrl } from "../text/redact.js";
+import { redactText, redactUrl } from "syncfile/internal/text/redact.js";
 import { BASE64_ATTRIBUTES, recordOfEntry } from "./_ldapEntry.js";
 import { SourceError } from "./SourceError.js";
 import type { LdapSource } from "./SourceSpec.js";

@@ -4,7 +4,7 @@
 // externalStatus, roles, lastUsedDate — named as they are written, case, _ and - aside
 // (first_name is firstName). A column of none of these names is left out, as an export's are.
 
-import type { MappingDocument } from "../mapping/MappingDocument.js";
+import type { MappingDocument } from "syncfile/internal/mapping/MappingDocument.js";
 
 /** The service's fields a record may carry as they are. */
 const FIELDS = ["email", "id", "firstName", "lastName", "externalStatus", "roles", "lastUsedDate"] as const;

@@ -11,7 +11,7 @@ import {
   type ListObjectsV2CommandOutput,
   S3Client,
 } from "@aws-sdk/client-s3";
-import { redactText, redactUrl } from "../text/redact.js";
+import { redactText, redactUrl } from "syncfile/internal/text/redact.js";
 import { SourceError } from "./SourceError.js";
 import type { S3Source } from "./SourceSpec.js";
 

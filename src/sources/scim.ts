@@ -6,7 +6,7 @@
 // rest of the resource follows by path, for a mapping of the job's own (meta.lastModified,
 // the enterprise extension's department…).
 
-import { redactUrl } from "../text/redact.js";
+import { redactUrl } from "syncfile/internal/text/redact.js";
 import { getJson } from "./_getJson.js";
 import { SourceError } from "./SourceError.js";
 import type { ScimSource } from "./SourceSpec.js";

@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import type { Readable } from "node:stream";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import { redactText, redactUrl } from "../text/redact.js";
+import { redactText, redactUrl } from "syncfile/internal/text/redact.js";
+import { loadDriver } from "./_driver.js";
 import { SourceError } from "./SourceError.js";
 import type { SqlSource } from "./SourceSpec.js";
 
@@ -25,7 +26,7 @@ export async function fetchSql(
 ): Promise<void> {
   const scheme = new URL(source.url).protocol;
   if (scheme === "mysql:" || scheme === "mariadb:") {
-    const { fetchMysql } = await import("./_mysql.js");
+    const { fetchMysql } = await loadDriver("mysql", ["mysql2"], () => import("./_mysql.js"));
     return fetchMysql(source, source.tls ? tlsOf(source.tls) : null, copy, signal);
   }
   if (scheme !== "postgres:" && scheme !== "postgresql:") {

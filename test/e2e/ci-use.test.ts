@@ -62,8 +62,9 @@ describe("the GitHub Action", () => {
     // npm ci runs prepare, which builds the CLI the next step runs
     const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8"));
     expect(manifest.scripts.prepare).toMatch(/^tsup\b/);
-    expect(manifest.bin.syncfile).toBe("dist/cli.js");
-    expect(validate.run).toContain('"$GITHUB_ACTION_PATH/dist/cli.js" validate --format github');
+    const cli = JSON.parse(readFileSync(`${root}packages/cli/package.json`, "utf8"));
+    expect(cli.bin.syncfile).toBe("dist/cli.js");
+    expect(validate.run).toContain('"$GITHUB_ACTION_PATH/packages/cli/dist/cli.js" validate --format github');
     for (const step of action.runs.steps) expect(step.shell).toBe("bash");
   });
 
@@ -137,6 +138,7 @@ interface Hook {
   language: string;
   files: string;
   pass_filenames: boolean;
+  additional_dependencies?: string[];
 }
 
 // the keys pre-commit reads from a hook definition (pre-commit.com, "Creating new hooks")
@@ -154,6 +156,7 @@ const HOOK_KEYS = new Set([
   "fail_fast",
   "verbose",
   "pass_filenames",
+  "additional_dependencies",
   "require_serial",
   "description",
   "language_version",
@@ -166,15 +169,27 @@ describe("the pre-commit hook", () => {
   const hooks = parse(readFileSync(`${root}.pre-commit-hooks.yaml`, "utf8")) as Hook[];
   const hook = hooks.find((h) => h.id === "syncfile-validate") as Hook;
 
+  /** This repository's package of each name: the library at the top, the others in packages/. */
+  const folderOf = (name: string) => (name === "syncfile" ? root : `${root}packages/${name.split("/")[1]}/`);
+
   /**
    * Runs the hook as pre-commit does: the staged names its `files` pattern matches appended to
-   * the entry, the entry's command a bin of the installed package (npm links it on PATH).
+   * the entry, the entry's command a bin of the packages it installs (this repository's and its
+   * additional_dependencies, all of this version: npm links their bins on PATH).
    */
   function runHook(staged: string[]) {
     const bin = mkdtempSync(join(tmpdir(), "syncfile-hook-"));
-    const manifest = JSON.parse(readFileSync(`${root}package.json`, "utf8"));
     const [command = "", ...args] = hook.entry.split(/\s+/);
-    symlinkSync(join(root, manifest.bin[command]), join(bin, command));
+    const installed = [
+      "syncfile",
+      ...(hook.additional_dependencies ?? []).map((d) => d.replace(/@[^@/]+$/, "")),
+    ];
+    const linked = installed.flatMap((name) => {
+      const manifest = JSON.parse(readFileSync(`${folderOf(name)}package.json`, "utf8"));
+      return manifest.bin?.[command] ? [join(folderOf(name), manifest.bin[command])] : [];
+    });
+    expect(linked, `one package installed gives ${command}`).toHaveLength(1);
+    symlinkSync(linked[0] as string, join(bin, command));
     const files = staged.filter((name) => new RegExp(hook.files).test(name));
     return runProcess(command, [...args, ...files], {
       env: { ...process.env, PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}` },
@@ -185,6 +200,9 @@ describe("the pre-commit hook", () => {
     expect(hooks).toHaveLength(1);
     for (const key of Object.keys(hook)) expect(HOOK_KEYS, key).toContain(key);
     expect(hook).toMatchObject({ language: "node", entry: "syncfile validate", pass_filenames: true });
+    // the command line is @syncfile/cli, pinned to the version of this checkout's library
+    const version = JSON.parse(readFileSync(`${root}package.json`, "utf8")).version;
+    expect(hook.additional_dependencies).toEqual([`@syncfile/cli@${version}`]);
     const pattern = new RegExp(hook.files);
     for (const name of [valid, "data/users.csv", "hr/export.xlsx"]) expect(name).toMatch(pattern);
     for (const name of ["README.md", "users.json.bak", "old.xls"]) expect(name).not.toMatch(pattern);

@@ -150,6 +150,7 @@ describe("the pages", () => {
 
     it("are all shown, each once, on its page", () => {
       expect(examples.map((e) => `${e.page}: ${e.note}`)).toEqual([
+        "docs/library.md: example: examples/in-a-browser.ts",
         "docs/library.md: example: examples/validate-file.ts",
         "docs/library.md: example: examples/validate-web-stream.ts",
         "docs/library.md: example: examples/push-validation.ts",

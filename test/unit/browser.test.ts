@@ -223,6 +223,17 @@ describe("the browser bundle of src/browser.ts", () => {
   });
 });
 
+describe("the browser entry and the Node entry", () => {
+  it("give the same names: the package's types (dist/index.d.ts) hold for its browser build", async () => {
+    const [node, browser] = await Promise.all([import("../../src/index.js"), import("../../src/browser.js")]);
+    const missing = Object.keys(browser).filter((name) => !(name in node));
+    expect(missing).toEqual([]);
+    for (const name of Object.keys(browser)) {
+      expect((node as Record<string, unknown>)[name], name).toBe((browser as Record<string, unknown>)[name]);
+    }
+  });
+});
+
 describe("the browser bundle, run where there is no Buffer, process or require", () => {
   const folders = ["valid", "invalid"];
   const fixtures = folders.flatMap((folder) =>

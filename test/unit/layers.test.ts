@@ -4,6 +4,7 @@
 // a circle of imports between files, in one folder or across several.
 
 import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -171,10 +172,15 @@ describe("the server's storage", () => {
     expect(outside.filter((f) => sql.test(readFileSync(join(server, f), "utf8")))).toEqual([]);
   });
 
-  /** The imports from elsewhere in src/server of a module of `folder` other than its interfaces (types.ts). */
+  /**
+   * The imports from elsewhere in src/server of a module of `folder` other than its interfaces
+   * (types.ts); the package's entry points (index.ts, internal.ts: re-exports) aside.
+   */
+  const entries = ["server/index.ts", "server/internal.ts"];
   const implementationsNamed = (folder: string) =>
     imports()
       .filter(({ from }) => from.startsWith("server/") && !from.startsWith(`server/${folder}/`))
+      .filter(({ from }) => !entries.includes(from))
       .filter(({ to }) => to.startsWith(`server/${folder}/`) && to !== `server/${folder}/types.ts`)
       .map(({ from, to }) => `${from} → ${to}`)
       .sort();
@@ -193,5 +199,167 @@ describe("the server's storage", () => {
       "server/createServer.ts → server/storage/s3.ts",
       "server/routes/storage.ts → server/storage/disk.ts",
     ]);
+  });
+});
+
+/**
+ * The packages (npm workspaces): the folders of src/ each one builds (tsup.config.ts), and where
+ * its package.json is. src/web is the page @syncfile/server ships, built whole from the
+ * library's sources by Vite: it imports them as the library does.
+ */
+const PACKAGES: Record<string, { dir: string; folders: readonly string[] }> = {
+  syncfile: {
+    dir: ".",
+    folders: [...LAYERS.flat().filter((f) => !["server", "client", "sources", "jobs", "cli"].includes(f))],
+  },
+  "@syncfile/client": { dir: "packages/client", folders: ["client"] },
+  "@syncfile/server": { dir: "packages/server", folders: ["server"] },
+  "@syncfile/jobs": { dir: "packages/jobs", folders: ["sources", "jobs"] },
+  "@syncfile/cli": { dir: "packages/cli", folders: ["cli"] },
+};
+
+const packageOf = (file: string): string =>
+  Object.entries(PACKAGES).find(([, p]) => p.folders.includes(folder(file)))?.[0] ?? "(none)";
+
+/** The package a bare import names: `@scope/name` or `name` without its subpath; null for a builtin. */
+function packageNamed(specifier: string): string | null {
+  if (specifier.startsWith("node:") || builtinModules.includes(specifier)) return null;
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
+}
+
+/** Why an import of `from` (a file of src/) breaks its package's bounds, or null. */
+function outOfBounds(
+  from: string,
+  specifier: string,
+  declared: (pkg: string) => readonly string[],
+): string | null {
+  const mine = packageOf(from);
+  if (specifier.startsWith(".")) {
+    const to = relative(src, resolve(src, dirname(from), specifier));
+    if (to.startsWith("..")) return null;
+    const theirs = packageOf(to);
+    return theirs === mine ? null : `${to} is ${theirs}'s: import it as ${theirs}/internal/${to}`;
+  }
+  const name = packageNamed(specifier);
+  if (name === null || name === mine) return null;
+  if (!declared(mine).includes(name)) return `${mine} does not depend on ${name}`;
+  // another package's module, by the name its internal entries give it: src/X.ts is NAME/internal/X.js
+  const internal = specifier.match(/^(?:@[^/]+\/)?[^/]+\/internal\/(.+)$/)?.[1];
+  if (internal !== undefined && packageOf(internal) !== name) return `${internal} is not ${name}'s`;
+  return null;
+}
+
+interface Manifest {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+const manifestOf = (pkg: string): Manifest =>
+  JSON.parse(readFileSync(join(root, (PACKAGES[pkg] as { dir: string }).dir, "package.json"), "utf8"));
+
+describe("the packages", () => {
+  const declared = (pkg: string) => {
+    const m = manifestOf(pkg);
+    return Object.keys({ ...m.dependencies, ...m.peerDependencies });
+  };
+
+  it("import only what their package.json declares, and one another by name", () => {
+    const found: string[] = [];
+    for (const file of readdirSync(src, { recursive: true, encoding: "utf8" })) {
+      if (!file.endsWith(".ts") && !file.endsWith(".tsx")) continue;
+      const text = readFileSync(join(src, file), "utf8");
+      for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+        const why = outOfBounds(file, fileName, declared);
+        if (why !== null) found.push(`${file} imports ${fileName}: ${why}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("load an optional peer (a driver, the server) when it is used, never as the module loads", () => {
+    const modules = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const parsed = new Map(
+      modules.map((f) => [
+        f,
+        ts.createSourceFile(f, readFileSync(join(src, f), "utf8"), ts.ScriptTarget.Latest),
+      ]),
+    );
+    const staticallyImported = new Set<string>();
+    for (const [file, module] of parsed) {
+      for (const s of module.statements) {
+        if (!(ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) || !s.moduleSpecifier) continue;
+        const specifier = (s.moduleSpecifier as ts.StringLiteral).text;
+        if (specifier.startsWith(".")) {
+          staticallyImported.add(
+            relative(src, resolve(src, dirname(file), specifier)).replace(/\.js$/, ".ts"),
+          );
+        }
+      }
+    }
+    const found: string[] = [];
+    for (const [file, module] of parsed) {
+      const m = manifestOf(packageOf(file)) as Manifest & {
+        peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+      };
+      const optional = Object.keys(m.peerDependenciesMeta ?? {});
+      for (const statement of module.statements) {
+        if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+        const name = packageNamed(statement.moduleSpecifier.text);
+        if (name === null || !optional.includes(name) || statement.importClause?.isTypeOnly) continue;
+        const bindings = statement.importClause?.namedBindings;
+        const typesOnly =
+          statement.importClause?.name === undefined &&
+          bindings !== undefined &&
+          ts.isNamedImports(bindings) &&
+          bindings.elements.every((e) => e.isTypeOnly);
+        // a module only import() reaches (no entry point, nothing imports it as it loads) may
+        // import its driver: sources/sql.ts and the like
+        const loadedOnUse = !staticallyImported.has(file) && !/(^|\/)(index|internal|main)\.ts$/.test(file);
+        if (!typesOnly && !loadedOnUse) found.push(`${file} imports ${name} as it loads`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+
+  it("are the workspaces, each named as here and depending on the others by their version", () => {
+    const workspace = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      workspaces: string[];
+    };
+    expect(workspace.workspaces).toEqual([".", "packages/*"]);
+    const version = manifestOf("syncfile").version;
+    for (const pkg of Object.keys(PACKAGES)) {
+      const m = manifestOf(pkg);
+      expect(m.name).toBe(pkg);
+      expect(m.version, pkg).toBe(version);
+      for (const [name, range] of Object.entries({ ...m.dependencies, ...m.peerDependencies })) {
+        if (name in PACKAGES) expect(range, `${pkg} → ${name}`).toBe(version);
+      }
+    }
+  });
+
+  it("are read right: a reach into another package, an undeclared one and a builtin", () => {
+    const declares = (pkg: string) => (pkg === "@syncfile/server" ? ["syncfile", "fastify"] : ["syncfile"]);
+    expect(outOfBounds("server/createServer.ts", "../validate/validate.js", declares)).toBe(
+      "validate/validate.js is syncfile's: import it as syncfile/internal/validate/validate.js",
+    );
+    expect(
+      outOfBounds("server/createServer.ts", "syncfile/internal/validate/validate.js", declares),
+    ).toBeNull();
+    expect(outOfBounds("server/createServer.ts", "syncfile/internal/client/pushFile.js", declares)).toBe(
+      "client/pushFile.js is not syncfile's",
+    );
+    expect(outOfBounds("server/createServer.ts", "fastify", declares)).toBeNull();
+    expect(outOfBounds("server/createServer.ts", "@fastify/cors", declares)).toBe(
+      "@syncfile/server does not depend on @fastify/cors",
+    );
+    expect(outOfBounds("validate/validate.ts", "pino", declares)).toBe("syncfile does not depend on pino");
+    expect(outOfBounds("validate/validate.ts", "node:fs", declares)).toBeNull();
+    expect(outOfBounds("bytes/buffer.browser.ts", "buffer/", declares)).toBe(
+      "syncfile does not depend on buffer",
+    );
+    expect(outOfBounds("jobs/runJob.ts", "../sources/fetchSource.js", declares)).toBeNull();
   });
 });

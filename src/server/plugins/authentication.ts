@@ -5,7 +5,7 @@
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { ALIASES, OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
+import { ALIASES, OPERATIONS, type Operation, RATE_WINDOW_MS } from "syncfile/internal/http/operations.js";
 import type { ApiKeys } from "../ApiKeys.js";
 import { HttpError } from "../HttpError.js";
 import type { RateLimitsRepository } from "../repositories/types.js";

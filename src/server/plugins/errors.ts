@@ -5,7 +5,7 @@
 
 import type { FastifyInstance, FastifyReply } from "fastify";
 import fp from "fastify-plugin";
-import { redactText } from "../../text/redact.js";
+import { redactText } from "syncfile/internal/text/redact.js";
 import { badRequest, HttpError, show } from "../HttpError.js";
 import { RETRY_AFTER_SECONDS, Unavailable } from "../Unavailable.js";
 

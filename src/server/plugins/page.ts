@@ -10,7 +10,7 @@ import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { ALLOW_DELETES_HEADER } from "../../http/operations.js";
+import { ALLOW_DELETES_HEADER } from "syncfile/internal/http/operations.js";
 
 /** The page's Content-Security-Policy: its own files, and calls to whatever service the user names. */
 export const PAGE_POLICY =
@@ -47,9 +47,14 @@ export function corsOrigins(origins: readonly string[]): string[] {
   });
 }
 
-/** Where the built page is: dist/web of the package this module belongs to (src/ or dist/). */
+/**
+ * Where the built page is: dist/web of the package this module belongs to, @syncfile/server;
+ * from the source (src/server/plugins/, the tests), packages/server/dist/web.
+ */
 export function pageRoot(): string | null {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+  const here = fileURLToPath(import.meta.url);
+  const start = here.endsWith(".ts") ? join(dirname(here), "../../../packages/server/dist") : dirname(here);
+  for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, "package.json"))) {
       const root = join(dir, "dist", "web");
       return existsSync(join(root, "index.html")) ? root : null;

@@ -2,7 +2,11 @@
 // record gives its value. The row a sync COPYs for each record (_copy.ts) and the columns the
 // COPY names are both made from that one list, so they cannot disagree on their order.
 
-import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import type {
+  NormalizedLicense,
+  NormalizedLicenseUser,
+  NormalizedUser,
+} from "syncfile/internal/model/normalize.js";
 
 /** A value of a row, as COPY writes it. */
 export type Cell = string | number | null;

@@ -4,10 +4,10 @@
 // at a time (each a short statement: the embedded database runs one at a time, and the server
 // answers meanwhile), for a comparison whose file is gone from storage.
 
-import type { Change } from "../../diff/Change.js";
-import { KEPT_CHANGES, type SyncChanges } from "../../http/operations.js";
-import type { DocumentWriter } from "../../model/DocumentWriter.js";
-import { type NormalizedValues, normalizeUser } from "../../model/normalize.js";
+import type { Change } from "syncfile/internal/diff/Change.js";
+import { KEPT_CHANGES, type SyncChanges } from "syncfile/internal/http/operations.js";
+import type { DocumentWriter } from "syncfile/internal/model/DocumentWriter.js";
+import { type NormalizedValues, normalizeUser } from "syncfile/internal/model/normalize.js";
 import { type UserRow, userFields } from "./_accountTables.js";
 import type { Queryable } from "./Database.js";
 

@@ -19,9 +19,13 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type pg from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { ChunkedOut } from "../../bytes/ChunkedOut.js";
-import { fileBytes } from "../../bytes/fileBytes.js";
-import type { NormalizedLicense, NormalizedLicenseUser, NormalizedUser } from "../../model/normalize.js";
+import { ChunkedOut } from "syncfile/internal/bytes/ChunkedOut.js";
+import { fileBytes } from "syncfile/internal/bytes/fileBytes.js";
+import type {
+  NormalizedLicense,
+  NormalizedLicenseUser,
+  NormalizedUser,
+} from "syncfile/internal/model/normalize.js";
 import {
   ACCOUNT_LICENSE_USERS,
   ACCOUNT_LICENSES,

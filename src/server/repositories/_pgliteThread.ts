@@ -152,12 +152,12 @@ function asError(data: PgliteErrorData): Error {
 
 /**
  * The thread's script: built beside this module (dist/); when this module runs from its source
- * (the tests), the package's build of it.
+ * (the tests), @syncfile/server's build of it (packages/server/dist/).
  */
 function workerScript(): URL {
   const beside = new URL(`./${SCRIPT}`, import.meta.url);
   if (existsSync(fileURLToPath(beside))) return beside;
-  const built = new URL(`../../../dist/${SCRIPT}`, import.meta.url);
+  const built = new URL(`../../../packages/server/dist/${SCRIPT}`, import.meta.url);
   if (import.meta.url.endsWith(".ts") && existsSync(fileURLToPath(built))) return built;
   throw new Error(`${fileURLToPath(beside)} is missing: build syncfile (npm run build)`);
 }

@@ -1,7 +1,12 @@
 // The SQL of what the syncs made of each app account: its state and its users, page by page.
 
-import type { Change } from "../../diff/Change.js";
-import type { AppAccountState, SyncChanges, SyncRecord, SyncState } from "../../http/operations.js";
+import type { Change } from "syncfile/internal/diff/Change.js";
+import type {
+  AppAccountState,
+  SyncChanges,
+  SyncRecord,
+  SyncState,
+} from "syncfile/internal/http/operations.js";
 import { type UserRow, userFields } from "./_accountTables.js";
 import type { Sql } from "./Database.js";
 import type { AppAccountsRepository, PagedChange, PageStart, UsersPage } from "./types.js";

@@ -6,9 +6,9 @@
 // rate limits are counted in the database, so that N instances together allow the rate.
 
 import pg from "pg";
-import { RATE_WINDOW_MS } from "../../http/operations.js";
-import type { WindowState } from "../../http/SlidingWindow.js";
-import { redactUrl } from "../../text/redact.js";
+import { RATE_WINDOW_MS } from "syncfile/internal/http/operations.js";
+import type { WindowState } from "syncfile/internal/http/SlidingWindow.js";
+import { redactUrl } from "syncfile/internal/text/redact.js";
 import { type DependencyLog, DependencyWatch, socketFault } from "../Unavailable.js";
 import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { CopyTextRows, copyOnConnections } from "./_copy.js";

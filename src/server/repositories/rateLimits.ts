@@ -2,8 +2,8 @@
 // process is the embedded server's whole service; instances that share a database need the
 // count there instead.
 
-import { RATE_WINDOW_MS } from "../../http/operations.js";
-import { SlidingWindow, type WindowState } from "../../http/SlidingWindow.js";
+import { RATE_WINDOW_MS } from "syncfile/internal/http/operations.js";
+import { SlidingWindow, type WindowState } from "syncfile/internal/http/SlidingWindow.js";
 import type { RateLimitsRepository } from "./types.js";
 
 /** The calls of each key and operation, in memory. */

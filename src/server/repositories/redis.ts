@@ -5,9 +5,9 @@
 
 import { randomBytes } from "node:crypto";
 import { createClient } from "redis";
-import { RATE_WINDOW_MS } from "../../http/operations.js";
-import type { WindowState } from "../../http/SlidingWindow.js";
-import { redactUrl } from "../../text/redact.js";
+import { RATE_WINDOW_MS } from "syncfile/internal/http/operations.js";
+import type { WindowState } from "syncfile/internal/http/SlidingWindow.js";
+import { redactUrl } from "syncfile/internal/text/redact.js";
 import { type DependencyLog, DependencyWatch } from "../Unavailable.js";
 import { DatabaseError } from "./Database.js";
 import type { RateLimitsRepository } from "./types.js";

@@ -4,10 +4,10 @@
 // as it was. One sync at a time: a lock row naming the holding process, dropped at the next
 // start when its server died.
 
-import type { Change } from "../../diff/Change.js";
-import type { SyncChanges, SyncSummary } from "../../http/operations.js";
-import type { DocumentWriter } from "../../model/DocumentWriter.js";
-import type { NormalizedValues } from "../../model/normalize.js";
+import type { Change } from "syncfile/internal/diff/Change.js";
+import type { SyncChanges, SyncSummary } from "syncfile/internal/http/operations.js";
+import type { DocumentWriter } from "syncfile/internal/model/DocumentWriter.js";
+import type { NormalizedValues } from "syncfile/internal/model/normalize.js";
 import { ACCOUNT_TABLES } from "./_accountTables.js";
 import { addChanges, forgetChanges, readState, recordChanges } from "./_changes.js";
 import { processAlive, type Queryable, type Sql } from "./Database.js";

@@ -3,7 +3,7 @@
 // embedded.ts) implements them all; another database is another implementation of the same
 // interfaces, and nothing above this folder knows which one it runs on.
 
-import type { Change } from "../../diff/Change.js";
+import type { Change } from "syncfile/internal/diff/Change.js";
 import type {
   AppAccountState,
   AppAccountUser,
@@ -11,15 +11,15 @@ import type {
   SyncChanges,
   SyncRecord,
   SyncSummary,
-} from "../../http/operations.js";
-import type { WindowState } from "../../http/SlidingWindow.js";
-import type { DocumentWriter } from "../../model/DocumentWriter.js";
+} from "syncfile/internal/http/operations.js";
+import type { WindowState } from "syncfile/internal/http/SlidingWindow.js";
+import type { DocumentWriter } from "syncfile/internal/model/DocumentWriter.js";
 import type {
   NormalizedLicense,
   NormalizedLicenseUser,
   NormalizedUser,
   NormalizedValues,
-} from "../../model/normalize.js";
+} from "syncfile/internal/model/normalize.js";
 import type { Seed, SeedApplication } from "../seed.js";
 
 /** An upload received by the storage. */

@@ -3,7 +3,7 @@
 // authentication plugin).
 
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from "fastify";
-import { OPERATIONS, type Operation } from "../../http/operations.js";
+import { OPERATIONS, type Operation } from "syncfile/internal/http/operations.js";
 import type { AccessReviews } from "../AccessReviews.js";
 import type { ServerLog } from "../log.js";
 import type { AppAccountsRepository, FilesRepository, RateLimitsRepository } from "../repositories/types.js";

@@ -1,7 +1,7 @@
 // What the OpenAPI document says of each operation beyond its input schemas: a summary, its
 // area, its rate limit, what it answers and the error body every refusal has, with examples.
 
-import { EXTENSIONS, OPERATIONS, type Operation, RATE_WINDOW_MS } from "../../http/operations.js";
+import { EXTENSIONS, OPERATIONS, type Operation, RATE_WINDOW_MS } from "syncfile/internal/http/operations.js";
 import {
   APP_ACCOUNT,
   APP_ACCOUNT_USERS,

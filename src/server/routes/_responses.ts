@@ -2,7 +2,7 @@
 // src/http/operations.ts): fastify serialises the answers with them, and the OpenAPI document
 // shows them, so a client generated from it reads what the server sends.
 
-import { CHANGE_KINDS } from "../../diff/Change.js";
+import { CHANGE_KINDS } from "syncfile/internal/diff/Change.js";
 
 type Schema = Record<string, unknown>;
 

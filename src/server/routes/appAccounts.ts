@@ -3,13 +3,13 @@
 // history: its syncs, newest first, and what each changed, page by page after a cursor.
 
 import type { FastifyInstance } from "fastify";
-import { CHANGE_KINDS, type Change } from "../../diff/Change.js";
+import { CHANGE_KINDS, type Change } from "syncfile/internal/diff/Change.js";
 import {
   type AppAccountUsers,
   KEPT_CHANGES,
   type SyncChangesPage,
   type SyncList,
-} from "../../http/operations.js";
+} from "syncfile/internal/http/operations.js";
 import { badRequest, HttpError } from "../HttpError.js";
 import { route, type ServerContext } from "./_context.js";
 import { cursor, idText, limit1000, offset, parameters, positionText } from "./_schemas.js";

@@ -14,7 +14,7 @@ import {
   SMALL_UPLOAD_BYTES,
   SMALL_UPLOAD_EXTENSIONS,
   UPLOAD_URL_TTL_MS,
-} from "../../http/operations.js";
+} from "syncfile/internal/http/operations.js";
 import { badRequest, HttpError, show, tooLarge } from "../HttpError.js";
 import { validObjectPath } from "../storage/types.js";
 import { baseUrl, route, type ServerContext } from "./_context.js";

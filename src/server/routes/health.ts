@@ -5,7 +5,7 @@
 
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { redactText } from "../../text/redact.js";
+import { redactText } from "syncfile/internal/text/redact.js";
 import { HttpError } from "../HttpError.js";
 import type { Metrics } from "../metrics.js";
 import { describeError, Unavailable } from "../Unavailable.js";

@@ -2,7 +2,7 @@
 // custom/csv), into an app account; the sync's outcome as the service answers it.
 
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ALLOW_DELETES_HEADER } from "../../http/operations.js";
+import { ALLOW_DELETES_HEADER } from "syncfile/internal/http/operations.js";
 import { badRequest, HttpError } from "../HttpError.js";
 import type { SyncOutcome } from "../SyncRunner.js";
 import { route, type ServerContext } from "./_context.js";

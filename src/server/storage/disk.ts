@@ -11,7 +11,12 @@ import { access, constants, rename, rm, stat } from "node:fs/promises";
 import { dirname, join, resolve, sep } from "node:path";
 import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { replaceFile, syncFolder, syncToDisk, temporaryPathBeside } from "../../bytes/replaceFile.js";
+import {
+  replaceFile,
+  syncFolder,
+  syncToDisk,
+  temporaryPathBeside,
+} from "syncfile/internal/bytes/replaceFile.js";
 import { createOnce } from "../_createOnce.js";
 import type { FilesRepository, Upload } from "../repositories/types.js";
 import { type ObjectStore, validObjectPath } from "./types.js";
