@@ -49,7 +49,8 @@ export default defineConfig({
   target: "es2022",
   noExternal: [/.*/],
   esbuildPlugins: [browserSiblings],
-  dts: { entry: { browser: "src/browser.ts" } },
+  // its declarations: dist/types/browser.d.ts (scripts/place-types.mjs)
+  dts: false,
   sourcemap: true,
   clean: false,
   splitting: false,

@@ -4,6 +4,7 @@
 
 import { readdirSync, readFileSync } from "node:fs";
 import { defineConfig, type Options } from "tsup";
+import { WORKSPACES } from "./scripts/packages.mjs";
 
 interface Manifest {
   dependencies?: Record<string, string>;
@@ -35,11 +36,9 @@ function internalsOf(name: string): Record<string, string> {
   return entries;
 }
 
-const pick = (entry: Record<string, string>, names: readonly string[]) =>
-  Object.fromEntries(names.map((name) => [name, entry[name] as string]));
-
-/** The build of the package in `dir`: `entry` into dir/dist/, with declarations of `types`. */
-function build(name: string, dir: string, entry: Record<string, string>, types: readonly string[]): Options {
+/** The build of the package `name`: `entry` and its internal entries into its folder's dist/. */
+function build(name: string, entry: Record<string, string>): Options {
+  const { dir } = WORKSPACES[name] as { dir: string };
   const internals = internalsOf(name);
   return {
     entry: { ...entry, ...internals },
@@ -48,7 +47,8 @@ function build(name: string, dir: string, entry: Record<string, string>, types: 
     format: ["esm"],
     target: "node20",
     platform: "node",
-    dts: types.length === 0 ? false : { entry: { ...pick(entry, types), ...internals } },
+    // the declarations: one tsc for every package (scripts/place-types.mjs)
+    dts: false,
     sourcemap: true,
     clean: true,
     splitting: true,
@@ -57,33 +57,23 @@ function build(name: string, dir: string, entry: Record<string, string>, types: 
 }
 
 export default defineConfig([
-  build(
-    "syncfile",
-    ".",
-    {
-      index: "src/index.ts",
-      // the decoding thread of jsonParallel, loaded from next to it
-      "json-worker": "src/pass/_jsonWorker.ts",
-      // the CSV parsing thread of csvParallel
-      "csv-worker": "src/pass/_csvWorker.ts",
-      // the thread that reads a workbook's sheet, in xlsxParallel
-      "xlsx-worker": "src/pass/_xlsxWorker.ts",
-      // the thread that reads OLD while NEW is read, in diffFiles
-      "diff-worker": "src/diff/_sideWorker.ts",
-    },
-    ["index"],
-  ),
-  build("@syncfile/client", "packages/client", { index: "src/client/index.ts" }, ["index"]),
-  build(
-    "@syncfile/server",
-    "packages/server",
-    {
-      index: "src/server/index.ts",
-      // the embedded database's thread (PGlite), started by repositories/_pgliteThread.ts
-      "pglite-worker": "src/server/repositories/_pgliteWorker.ts",
-    },
-    ["index"],
-  ),
-  build("@syncfile/jobs", "packages/jobs", { index: "src/jobs/index.ts" }, ["index"]),
-  build("@syncfile/cli", "packages/cli", { cli: "src/cli/main.ts" }, []),
+  build("syncfile", {
+    index: "src/index.ts",
+    // the decoding thread of jsonParallel, loaded from next to it
+    "json-worker": "src/pass/_jsonWorker.ts",
+    // the CSV parsing thread of csvParallel
+    "csv-worker": "src/pass/_csvWorker.ts",
+    // the thread that reads a workbook's sheet, in xlsxParallel
+    "xlsx-worker": "src/pass/_xlsxWorker.ts",
+    // the thread that reads OLD while NEW is read, in diffFiles
+    "diff-worker": "src/diff/_sideWorker.ts",
+  }),
+  build("@syncfile/client", { index: "src/client/index.ts" }),
+  build("@syncfile/server", {
+    index: "src/server/index.ts",
+    // the embedded database's thread (PGlite), started by repositories/_pgliteThread.ts
+    "pglite-worker": "src/server/repositories/_pgliteWorker.ts",
+  }),
+  build("@syncfile/jobs", { index: "src/jobs/index.ts" }),
+  build("@syncfile/cli", { cli: "src/cli/main.ts" }),
 ]);

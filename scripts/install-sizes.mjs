@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 /** `name` and the repository's packages it depends on, all the way down. */
 function withSiblings(name, found = new Set()) {
   found.add(name);
-  const manifest = JSON.parse(readFileSync(join(root, WORKSPACES[name], "package.json"), "utf8"));
+  const manifest = JSON.parse(readFileSync(join(root, WORKSPACES[name].dir, "package.json"), "utf8"));
   for (const dependency of Object.keys(manifest.dependencies ?? {})) {
     if (dependency in WORKSPACES && !found.has(dependency)) withSiblings(dependency, found);
   }

@@ -10,13 +10,32 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** Each package of the repository: its name and its folder. */
+/**
+ * Each package of the repository: its folder, and the folders of src/ it is built from ("." the
+ * files at the top of src/: the library's entries). src/web is the page @syncfile/server ships,
+ * built whole by Vite from the library's sources: it imports them as the library does.
+ */
 export const WORKSPACES = {
-  syncfile: ".",
-  "@syncfile/client": "packages/client",
-  "@syncfile/server": "packages/server",
-  "@syncfile/jobs": "packages/jobs",
-  "@syncfile/cli": "packages/cli",
+  syncfile: {
+    dir: ".",
+    folders: [
+      ".",
+      "bytes",
+      "text",
+      "spill",
+      "schema",
+      "report",
+      "model",
+      "mapping",
+      "json",
+      "csv",
+      "xlsx",
+    ].concat(["checks", "pass", "validate", "convert", "diff", "http", "web"]),
+  },
+  "@syncfile/client": { dir: "packages/client", folders: ["client"] },
+  "@syncfile/server": { dir: "packages/server", folders: ["server"] },
+  "@syncfile/jobs": { dir: "packages/jobs", folders: ["sources", "jobs"] },
+  "@syncfile/cli": { dir: "packages/cli", folders: ["cli"] },
 };
 
 /** npm's own variables of a parent `npm test` (npm_config_*…) left out: each npm here is a user's. */
@@ -42,7 +61,7 @@ export function npm(args, cwd) {
 /** Packs every workspace (built: `npm run build` first) into `into`; the tarball of each name. */
 export async function packAll(into) {
   const tarballs = {};
-  for (const [name, dir] of Object.entries(WORKSPACES)) {
+  for (const [name, { dir }] of Object.entries(WORKSPACES)) {
     const out = await npm(
       ["pack", "--ignore-scripts", "--json", "--pack-destination", into],
       join(root, dir),

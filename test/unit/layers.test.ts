@@ -8,6 +8,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { WORKSPACES } from "../../scripts/packages.mjs";
 import { root } from "../support/paths.js";
 
 /**
@@ -202,21 +203,8 @@ describe("the server's storage", () => {
   });
 });
 
-/**
- * The packages (npm workspaces): the folders of src/ each one builds (tsup.config.ts), and where
- * its package.json is. src/web is the page @syncfile/server ships, built whole from the
- * library's sources by Vite: it imports them as the library does.
- */
-const PACKAGES: Record<string, { dir: string; folders: readonly string[] }> = {
-  syncfile: {
-    dir: ".",
-    folders: [...LAYERS.flat().filter((f) => !["server", "client", "sources", "jobs", "cli"].includes(f))],
-  },
-  "@syncfile/client": { dir: "packages/client", folders: ["client"] },
-  "@syncfile/server": { dir: "packages/server", folders: ["server"] },
-  "@syncfile/jobs": { dir: "packages/jobs", folders: ["sources", "jobs"] },
-  "@syncfile/cli": { dir: "packages/cli", folders: ["cli"] },
-};
+/** The packages (npm workspaces): the folders of src/ each one builds, and where its package.json is. */
+const PACKAGES = WORKSPACES;
 
 const packageOf = (file: string): string =>
   Object.entries(PACKAGES).find(([, p]) => p.folders.includes(folder(file)))?.[0] ?? "(none)";
