@@ -147,6 +147,69 @@ describe("the command line, installed", () => {
     expect(valid.code).toBe(0);
   });
 
+  it("give a TypeScript program the types of what it imports, from every package installed", async () => {
+    writeFileSync(
+      join(project, "program.ts"),
+      [
+        'import { type Report, validateFile } from "syncfile";',
+        'import { createClient, pushFile } from "@syncfile/client";',
+        'import { readJobFile, type RunRecord } from "@syncfile/jobs";',
+        'const report: Report = await validateFile("users.json");',
+        'const client = createClient({ baseUrl: "https://api.example.com", apiKey: "a-key" });',
+        'const pushed = await pushFile(client, "users.json", { appAccount: 42 });',
+        "const runs: RunRecord[] = [];",
+        "export const seen: [boolean, unknown, number, number] = [report.valid, pushed, readJobFile.length, runs.length];",
+        "",
+      ].join("\n"),
+    );
+    const options = [
+      "--noEmit",
+      "--strict",
+      "--module",
+      "nodenext",
+      "--target",
+      "es2022",
+      "--skipLibCheck",
+      "false",
+    ];
+    const checked = await runProcess(
+      process.execPath,
+      [
+        join(root, "node_modules/typescript/bin/tsc"),
+        ...options,
+        "--types",
+        "node",
+        "--typeRoots",
+        join(root, "node_modules/@types"),
+        "program.ts",
+      ],
+      { cwd: project },
+    );
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.code).toBe(0);
+  });
+
+  it("names the driver a job's source needs when it is not installed, and reads nothing", async () => {
+    writeFileSync(
+      join(project, "people.job.yaml"),
+      [
+        "jobs:",
+        "  - name: people",
+        "    source:",
+        '      sql: { url: "postgres://syncfile@127.0.0.1:1/app", query: "SELECT email FROM users" }',
+        '    service: { url: "http://127.0.0.1:1", apiKey: "a-key", appAccount: 42 }',
+        "    state: ./state",
+        "",
+      ].join("\n"),
+    );
+    const pulled = await syncfile(["pull", "people.job.yaml"]);
+    expect(pulled.stderr).toContain(
+      "a sql source needs pg and pg-copy-streams, not installed beside @syncfile/jobs: run npm install pg pg-copy-streams",
+    );
+    expect(pulled.code).toBe(3);
+    expect(pulled.stdout).toBe("");
+  });
+
   it(
     "names the package serve needs, then serves once it is installed",
     async () => {
@@ -190,7 +253,7 @@ describe("the command line, installed", () => {
 describe("every package", () => {
   it.each(Object.keys(WORKSPACES))("%s passes publint", async (name) => {
     const { messages, pkg } = await publint({
-      pkgDir: join(root, WORKSPACES[name] as string),
+      pkgDir: join(root, (WORKSPACES[name] as { dir: string }).dir),
       strict: true,
       pack: "npm",
     });
