@@ -12,12 +12,13 @@
 //   part sources: a job's sql source, BENCH_SOURCE_USERS users (default 1 M) from PostgreSQL to the JSON a push sends, against psql's \copy then convert
 //   BENCH_USERS=4000000                 how many users the pages part reads (default 4 M), on each backend
 //   parts pages and postgres run on PostgreSQL too when it answers (BENCH_POSTGRES_URL).
-//   part postgres: the 1 GB JSON sync, then again into the same account (replacing its rows), on the embedded and the PostgreSQL backend (BENCH_POSTGRES_URL, default
+//   part postgres: the 1 GB JSON sync of the pretty-printed and the license-heavy shape, each then again into the same account (replacing its rows), on the embedded and the PostgreSQL backend, next to psql's COPY of the same rows (BENCH_POSTGRES_URL, default
 //   postgres://postgres@127.0.0.1:5432/postgres: a database is created and dropped; skipped when none answers);
 //   BENCH_SYNC_MB=100 for a smaller file, BENCH_SYNC_ROUNDS=3 for more rounds (default 1: the embedded one takes minutes)
 //   BENCH_ONLY=scaling                  only when named: validate, convert (JSON → CSV) and a first sync on PostgreSQL
 //                                       (embedded when none answers) of JSON files of 0.1, 1 and 4 GB (BENCH_SCALE_MB=100,1000,4000),
-//                                       once each: time against size, peak memory against size (the 4 GB file takes minutes)
+//                                       pretty-printed and license-heavy (BENCH_SHAPES), once each: time and peak memory against
+//                                       size (the 4 GB files take minutes)
 
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -457,64 +458,74 @@ if (runs("pages") && !process.env.BENCH_SKIP_SERVER) {
   }
 }
 
-// ── the server on each backend: the same sync, embedded (PGlite) and PostgreSQL (COPY) ──
+// ── the server on each backend: the same sync, embedded (PGlite) and PostgreSQL (COPY), on the
+// pretty-printed file and the compact license-heavy one, each next to psql's COPY of its rows ──
 if (runs("postgres") && !process.env.BENCH_SKIP_SERVER) {
   const postgres = postgresForBench();
   if (postgres.reachable) {
-    const data = await jsonData(Number(process.env.BENCH_SYNC_MB ?? 1000));
-    const rounds = Number(process.env.BENCH_SYNC_ROUNDS ?? 1);
-    line();
-    line(
-      `a sync of ${(data.bytes / 1e6).toFixed(0)} MB JSON (${data.users.toLocaleString("en-US")} users) on each backend (alternating, ${rounds} round${rounds > 1 ? "s" : ""})`,
+    const megabytes = Number(process.env.BENCH_SYNC_MB ?? 1000);
+    const shapes = selectShapes(
+      JSON_SHAPES.filter((shape) => ["json-pretty", "json-license-heavy"].includes(shape.name)),
+      process.env.BENCH_SHAPES,
     );
-    const seconds = { embedded: { first: [], again: [] }, postgres: { first: [], again: [] } };
-    const rss = { embedded: 0, postgres: 0 };
-    const idle = { embedded: 0, postgres: 0 }; // the server's RSS before its first sync: its floor
-    // the slowest answer a probe saw during each sync (/openapi.json, and an account's state)
-    const probed = { embedded: { first: 0, again: 0 }, postgres: { first: 0, again: 0 } };
-    const floors = []; // psql's COPY of the first sync's rows, each round
-    for (let round = 0; round < rounds; round++) {
-      for (const backend of ["postgres", "embedded"]) {
-        const database = backend === "postgres" ? `syncfile_bench_${process.pid}_${round}` : null;
-        await serving(postgres, database, async (server, databaseUrl) => {
-          // the probe asks for an account the sync does not touch: what it waits for is the sync;
-          // the second sync replaces the first's rows (their delete is what froze the embedded one)
-          for (const pass of ["first", "again"]) {
-            const { result: sync, probe } = await probeDuring(server.url, 999, () =>
-              syncFile(server.url, server.pid, data.path),
-            );
-            const slowest = Math.max(...Object.values(probe).map((p) => p.slowest));
-            probed[backend][pass] = Math.max(probed[backend][pass], slowest);
-            seconds[backend][pass].push(sync.seconds);
-            rss[backend] = Math.max(rss[backend], sync.rss);
-            if (pass === "first") idle[backend] = Math.max(idle[backend], sync.before);
-            if (databaseUrl && pass === "first")
-              floors.push(await copyFloor(databaseUrl, sync.summary.idSync));
-          }
-        });
-      }
-    }
-    const targets = {
-      postgres: (s, r) => ` (target ≤ 25 s and ≤ 300 MB: ${check(s <= 25 && r <= 300e6)})`,
-      embedded: (s, r) => ` (target ≤ 60 s and ≤ 300 MB: ${check(s <= 60 && r <= 300e6)})`,
-    };
+    const rounds = Number(process.env.BENCH_SYNC_ROUNDS ?? 1);
+    for (const shape of shapes) await syncRows(postgres, shape, await shapeData(shape, megabytes), rounds);
+  }
+}
+
+/**
+ * The sync of `data` (a file of `shape`) on each backend, `rounds` times alternating, first into
+ * a new account, then again into the same one; the floor, psql's COPY of the same rows; and the
+ * slowest answer a probe saw meanwhile. Targets: PostgreSQL ≤ 1.6× the floor, embedded ≤ 3×, the
+ * probe ≤ 1 s; peak RSS ≤ 300 MB (PostgreSQL), ≤ 500 MB (embedded).
+ */
+async function syncRows(postgres, shape, data, rounds) {
+  line();
+  line(
+    `a sync of ${(data.bytes / 1e6).toFixed(0)} MB JSON, ${shape.title} (${data.users.toLocaleString("en-US")} users) on each backend (alternating, ${rounds} round${rounds > 1 ? "s" : ""})`,
+  );
+  const seconds = { embedded: { first: [], again: [] }, postgres: { first: [], again: [] } };
+  const rss = { embedded: 0, postgres: 0 };
+  const idle = { embedded: 0, postgres: 0 }; // the server's RSS before its first sync: its floor
+  // the slowest answer a probe saw during each sync (/openapi.json, and an account's state)
+  const probed = { embedded: { first: 0, again: 0 }, postgres: { first: 0, again: 0 } };
+  const floors = []; // psql's COPY of the first sync's rows, each round
+  for (let round = 0; round < rounds; round++) {
     for (const backend of ["postgres", "embedded"]) {
-      const s = median(seconds[backend].first);
-      const again = median(seconds[backend].again);
-      const slowest = Math.max(probed[backend].first, probed[backend].again);
-      line(
-        `  ${backend.padEnd(9)} ${s.toFixed(1)} s (median), again into the same account ${again.toFixed(1)} s; server peak RSS ${mb(rss[backend]).trim()} (${mb(idle[backend]).trim()} before the first sync)${targets[backend](s, rss[backend])}`,
-      );
-      line(
-        `  ${"".padEnd(9)} slowest probe answer during the first sync ${probed[backend].first.toFixed(0)} ms, during the second ${probed[backend].again.toFixed(0)} ms (target ≤ 1000 ms: ${check(slowest <= 1000)})`,
-      );
-      if (backend === "postgres") {
-        const floor = median(floors);
-        line(
-          `  ${"".padEnd(9)} the floor: psql's COPY of the same rows from files, a table a connection at once, into copies of the tables with their indexes: ${floor.toFixed(1)} s (the sync ${(s / floor).toFixed(2)}× that)`,
-        );
-      }
+      const database = backend === "postgres" ? `syncfile_bench_${process.pid}_${round}` : null;
+      await serving(postgres, database, async (server, databaseUrl) => {
+        // the probe asks for an account the sync does not touch: what it waits for is the sync;
+        // the second sync replaces the first's rows (their delete is what froze the embedded one)
+        for (const pass of ["first", "again"]) {
+          const { result: sync, probe } = await probeDuring(server.url, 999, () =>
+            syncFile(server.url, server.pid, data.path),
+          );
+          const slowest = Math.max(...Object.values(probe).map((p) => p.slowest));
+          probed[backend][pass] = Math.max(probed[backend][pass], slowest);
+          seconds[backend][pass].push(sync.seconds);
+          rss[backend] = Math.max(rss[backend], sync.rss);
+          if (pass === "first") idle[backend] = Math.max(idle[backend], sync.before);
+          if (databaseUrl && pass === "first") floors.push(await copyFloor(databaseUrl, sync.summary.idSync));
+        }
+      });
     }
+  }
+  const floor = median(floors);
+  const targets = { postgres: { times: 1.6, rss: 300e6 }, embedded: { times: 3, rss: 500e6 } };
+  line(
+    `  ${"floor".padEnd(9)} psql's COPY of the same rows from files, a table a connection at once, into copies of the tables with their indexes: ${floor.toFixed(1)} s`,
+  );
+  for (const backend of ["postgres", "embedded"]) {
+    const s = median(seconds[backend].first);
+    const again = median(seconds[backend].again);
+    const slowest = Math.max(probed[backend].first, probed[backend].again);
+    const target = targets[backend];
+    line(
+      `  ${backend.padEnd(9)} ${s.toFixed(1)} s (median), ${(s / floor).toFixed(2)}× the floor; again into the same account ${again.toFixed(1)} s; server peak RSS ${mb(rss[backend]).trim()} (${mb(idle[backend]).trim()} before the first sync) (target ≤ ${target.times}× the floor and ≤ ${mb(target.rss).trim()}: ${check(s <= target.times * floor && rss[backend] <= target.rss)})`,
+    );
+    line(
+      `  ${"".padEnd(9)} slowest probe answer during the first sync ${probed[backend].first.toFixed(0)} ms, during the second ${probed[backend].again.toFixed(0)} ms (target ≤ 1000 ms: ${check(slowest <= 1000)})`,
+    );
   }
 }
 
@@ -604,23 +615,28 @@ if (runs("sources")) {
   }
 }
 
-// ── scaling: validate, convert and a sync at 0.1, 1 and 4 GB (only when named: it takes long) ──
+// ── scaling: validate, convert and a sync at 0.1, 1 and 4 GB, of the pretty-printed and the
+// license-heavy shape (only when named: it takes long) ──
 if (ONLY?.includes("scaling")) {
   const sizes = (process.env.BENCH_SCALE_MB ?? "100,1000,4000").split(",").map(Number);
+  const shapes = selectShapes(
+    JSON_SHAPES.filter((shape) => ["json-pretty", "json-license-heavy"].includes(shape.name)),
+    process.env.BENCH_SHAPES,
+  );
   const postgres = postgresForBench();
   const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
   line();
   line(
-    `scaling: JSON files of ${sizes.map((m) => `${m} MB`).join(", ")}, once each; a first sync on ${postgres.reachable ? "PostgreSQL" : "the embedded backend"}`,
+    `scaling: JSON files of ${sizes.map((m) => `${m} MB`).join(", ")}, ${shapes.map((s) => s.name).join(" and ")}, once each; a first sync on ${postgres.reachable ? "PostgreSQL" : "the embedded backend"}`,
   );
   line(
-    `  ${"file".padEnd(26)} ${"validate".padEnd(30)} ${"convert → CSV".padEnd(30)} ${"sync (server peak)".padEnd(30)}`,
+    `  ${"file".padEnd(46)} ${"validate".padEnd(30)} ${"convert → CSV".padEnd(30)} ${"sync (server peak)".padEnd(30)}`,
   );
   const cell = (seconds, bytes, rss) =>
     `${seconds.toFixed(1).padStart(6)} s ${rate(bytes, seconds)} MB/s ${mb(rss)}`.padEnd(30);
   try {
-    for (const megabytes of sizes) {
-      const data = await jsonData(megabytes);
+    for (const [shape, megabytes] of shapes.flatMap((s) => sizes.map((m) => [s, m]))) {
+      const data = await shapeData(shape, megabytes);
       const validate = await measureNode(CLI, ["validate", data.path]);
       const convert = await measureNode(CLI, ["convert", data.path, join(out, "scaled.csv"), "--force"]);
       rmSync(join(out, "scaled.csv"), { force: true });
@@ -630,7 +646,7 @@ if (ONLY?.includes("scaling")) {
       const database = postgres.reachable ? `syncfile_bench_scale_${process.pid}` : null;
       const sync = await serving(postgres, database, (server) => syncFile(server.url, server.pid, data.path));
       line(
-        `  ${`${(data.bytes / 1e6).toFixed(0)} MB, ${(data.users / 1e6).toFixed(2)} M users`.padEnd(26)} ${cell(validate.seconds, data.bytes, validate.rss)} ${cell(convert.seconds, data.bytes, convert.rss)} ${cell(sync.seconds, data.bytes, sync.rss)}`,
+        `  ${`${shape.name}, ${(data.bytes / 1e6).toFixed(0)} MB, ${(data.users / 1e6).toFixed(2)} M users`.padEnd(46)} ${cell(validate.seconds, data.bytes, validate.rss)} ${cell(convert.seconds, data.bytes, convert.rss)} ${cell(sync.seconds, data.bytes, sync.rss)}`,
       );
     }
   } finally {
