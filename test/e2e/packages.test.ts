@@ -73,15 +73,34 @@ describe("the library, installed alone", () => {
 describe("the library in a browser", () => {
   const unavailable = browserUnavailable();
   const EXAMPLE = "examples/in-a-browser.ts";
+  /** Fixtures checked in the page and by the library in Node: JSON, CSV and a workbook, valid or not. */
+  const FIXTURES = [
+    "fixtures/valid/example.json",
+    "fixtures/valid/example.csv",
+    "fixtures/invalid/user.email.format.json",
+    "fixtures/workbooks/bad-status.xlsx",
+  ];
+  /** A page's module that checks a file's bytes, as a form's file input gives them. */
+  const CHECK = `
+    import { Validation, validateWorkbook } from "syncfile";
+    const summary = (r) => ({ valid: r.valid, users: r.stats.users, codes: r.findings.map((f) => f.code) });
+    globalThis.check = async (name, bytes) => {
+      const data = new Uint8Array(bytes);
+      if (name.endsWith(".xlsx")) return summary(await validateWorkbook(new Blob([data]), { file: name }));
+      const validation = new Validation({ file: name });
+      validation.push(data);
+      return summary(validation.end());
+    };
+  `;
   let bundle: string;
+  let checker: string;
 
-  beforeAll(async () => {
-    // a web app's module: the example of docs/library.md, in the project that installed the library
-    writeFileSync(join(library, "app.ts"), readFileSync(join(root, EXAMPLE)));
-    // built as a web app's build runs esbuild: for the browser, no plugin, polyfill or alias
+  /** `entry` (in the project that installed the library) built as a web app's build runs esbuild. */
+  async function bundled(entry: string): Promise<string> {
+    // for the browser, no plugin, polyfill or alias
     const result = await build({
       absWorkingDir: library,
-      entryPoints: ["app.ts"],
+      entryPoints: [entry],
       bundle: true,
       platform: "browser",
       format: "esm",
@@ -90,12 +109,19 @@ describe("the library in a browser", () => {
       metafile: true,
       logLevel: "silent",
     });
-    bundle = result.outputFiles[0]?.text ?? "";
     // all of it from the library's browser build, which holds its dependencies
     expect(Object.keys(result.metafile.inputs).sort()).toEqual([
-      "app.ts",
+      entry,
       "node_modules/syncfile/dist/browser.js",
     ]);
+    return result.outputFiles[0]?.text ?? "";
+  }
+
+  beforeAll(async () => {
+    // a web app's modules: the example of docs/library.md, and a file input's check
+    writeFileSync(join(library, "app.ts"), readFileSync(join(root, EXAMPLE)));
+    writeFileSync(join(library, "check.js"), CHECK);
+    [bundle, checker] = await Promise.all([bundled("app.ts"), bundled("check.js")]);
   });
 
   it("bundles with esbuild, taking the browser build by its condition, with no Node module", () => {
@@ -119,6 +145,51 @@ describe("the library in a browser", () => {
       await waitFor(() => printed.includes("done") || errors.length > 0, "the example's last line");
       expect(errors).toEqual([]);
       expect(`${printed.filter((line) => line !== "done").join("\n")}\n`).toBe(shown);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it.skipIf(unavailable !== null)("reports in Chromium what it reports in Node", async () => {
+    const inNode = await nodeIn(
+      library,
+      `import { validateFile } from "syncfile";
+       const files = process.argv.slice(1);
+       const out = [];
+       for (const file of files) {
+         const r = await validateFile(file);
+         out.push({ valid: r.valid, users: r.stats.users, codes: r.findings.map((f) => f.code) });
+       }
+       console.log(JSON.stringify(out));`,
+      FIXTURES.map((f) => join(root, f)),
+    );
+    const node = JSON.parse(inNode.stdout) as { valid: boolean }[];
+    expect(node.map((r) => r.valid)).toEqual([true, true, false, false]);
+    const browser = await launchBrowser();
+    try {
+      const tab = await browser.newPage();
+      const errors: string[] = [];
+      tab.on("pageerror", (error) => errors.push(error.message));
+      await tab.setContent(
+        `<!doctype html><script type="module">${checker.replace(/<\/script/gi, "<\\/script")}</script>`,
+      );
+      await tab.waitForFunction("typeof globalThis.check === 'function'");
+      const inBrowser: unknown[] = [];
+      for (const file of FIXTURES) {
+        const bytes = [...readFileSync(join(root, file))];
+        inBrowser.push(
+          await tab.evaluate(
+            ([name, data]) =>
+              (globalThis as unknown as { check: (n: unknown, d: unknown) => Promise<unknown> }).check(
+                name,
+                data,
+              ),
+            [file.split("/").pop(), bytes] as const,
+          ),
+        );
+      }
+      expect(errors).toEqual([]);
+      expect(inBrowser).toEqual(node);
     } finally {
       await browser.close();
     }
