@@ -1,4 +1,4 @@
-// syncfile/client: the typed client of the interface, and push / download / reports as calls.
+// @syncfile/client: the typed client of the interface, and push / download / reports as calls.
 // Re-exports only.
 
 export type { Change, ChangeCounts, FieldChange } from "syncfile/internal/diff/Change.js";

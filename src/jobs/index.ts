@@ -1,4 +1,4 @@
-// syncfile/jobs: job files and their runs as calls — what `syncfile job check`, `run`, `runs`
+// @syncfile/jobs: job files and their runs as calls — what `syncfile job check`, `run`, `runs`
 // and `approve` are thin over. Re-exports only.
 
 export { headline, runLine, runSummary } from "./describeRun.js";

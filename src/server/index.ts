@@ -1,4 +1,4 @@
-// syncfile/server: the service of the interface document. Re-exports only.
+// @syncfile/server: the service of the interface document. Re-exports only.
 
 export type {
   ErrorBody,

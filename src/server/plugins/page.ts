@@ -1,6 +1,6 @@
-// The page for people who don't live in a terminal (web/, built by Vite into dist/web/): served
-// at / with @fastify/static, one route per built file (no catch-all that would shadow the
-// interface's 404s). And CORS for the origins given (`syncfile serve --cors ORIGIN`), so the
+// The page for people who don't live in a terminal (web/, built by Vite into
+// packages/server/dist/web/): served at / with @fastify/static, one route per built file (no
+// catch-all that would shadow the interface's 404s). And CORS for the origins given (`syncfile serve --cors ORIGIN`), so the
 // page, or another, served elsewhere, can call this server and PUT to its storage.
 
 import { existsSync } from "node:fs";
