@@ -96,16 +96,16 @@ export async function installInto(tarballs, folder) {
   return folder;
 }
 
-/** The bytes of the files under `path`, as `du --apparent-size` counts them (links not followed). */
-export function sizeOf(path) {
-  const stat = lstatSync(path);
-  if (!stat.isDirectory()) return stat.size;
-  return readdirSync(path).reduce((sum, entry) => sum + sizeOf(join(path, entry)), 0);
-}
+/** The bytes of the files under `path` (what they hold: no block rounding, folders not counted). */
+export const sizeOf = (path) => walk(path, (stat) => (stat.isDirectory() ? 0 : stat.size));
 
 /** The disk the files under `path` take, as `du` counts it (whole blocks). */
-export function diskUsageOf(path) {
+export const diskUsageOf = (path) => walk(path, (stat) => stat.blocks * 512);
+
+/** `measure` summed over `path` and everything under it, links not followed. */
+function walk(path, measure) {
   const stat = lstatSync(path);
-  if (!stat.isDirectory()) return stat.blocks * 512;
-  return readdirSync(path).reduce((sum, entry) => sum + diskUsageOf(join(path, entry)), stat.blocks * 512);
+  const own = measure(stat);
+  if (!stat.isDirectory()) return own;
+  return readdirSync(path).reduce((sum, entry) => sum + walk(join(path, entry), measure), own);
 }

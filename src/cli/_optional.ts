@@ -1,6 +1,7 @@
 // The packages a command needs that the command line does not bring (`@syncfile/server`): loaded
 // when the command runs, and named, with the command that installs them, when they are missing.
 
+import { isMissingPackage } from "syncfile/internal/bytes/ioError.js";
 import { UsageError } from "./UsageError.js";
 
 /** `load()`'s module, or a UsageError saying that `command` needs `name` and how to install it. */
@@ -8,8 +9,7 @@ export async function loadOptional<T>(command: string, name: string, load: () =>
   try {
     return await load();
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    if (e.code === "ERR_MODULE_NOT_FOUND" && e.message.includes(`'${name}'`)) {
+    if (isMissingPackage(error, [name])) {
       throw new UsageError(
         `syncfile ${command} needs ${name}, which is not installed: run npm install ${name} (beside @syncfile/cli: npm install --global ${name} if the command line is installed globally)`,
       );

@@ -2,6 +2,7 @@
 // dependencies of @syncfile/jobs: loaded when a source of their kind is read, and named, with
 // the command that installs them, when they are missing.
 
+import { isMissingPackage } from "syncfile/internal/bytes/ioError.js";
 import { SourceError } from "./SourceError.js";
 
 /** `load()`'s module, or a SourceError saying that a `kind` source needs `packages`. */
@@ -13,8 +14,7 @@ export async function loadDriver<T>(
   try {
     return await load();
   } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    if (e.code === "ERR_MODULE_NOT_FOUND" && packages.some((name) => e.message.includes(`'${name}'`))) {
+    if (isMissingPackage(error, packages)) {
       throw new SourceError(
         `a ${kind} source needs ${packages.join(" and ")}, not installed beside @syncfile/jobs: run npm install ${packages.join(" ")}`,
       );
