@@ -7,7 +7,7 @@
 // the second in a Map beside the set.
 //
 // What decides:
-// - add() and get() (a duplicate user, a row's user, a license user listed twice): always the
+// - add() and get() (a duplicate user, a row's user, a CSV license user listed twice): always the
 //   addresses, read back from the file when they are no longer in memory (only on a match:
 //   a duplicate, or a user's later row that does not follow its previous one).
 // - has() (whether a license user is one of the users, whether its user is deleted): the

@@ -4,7 +4,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isCode, type Report, validateStream } from "../../src/index.js";
+import { isCode, type Report, validateStream, validateText } from "../../src/index.js";
 import { locationIn } from "../../src/json/_position.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import {
@@ -157,6 +157,17 @@ const MUTATIONS: Mutation[] = [
     },
   },
   {
+    // listed twice in its license, the second time in another case (decided by the fingerprint)
+    code: "license.user.duplicate",
+    apply: (model, pick) => {
+      const l = model.licenses.find((x) => x.users.length > 0);
+      if (!l) return null;
+      const again = l.users[pick % l.users.length]!.email.toUpperCase();
+      l.users.push({ email: again, fields: [["__mark_email", str("")]] });
+      return `/licenses/${model.licenses.indexOf(l)}/users/${l.users.length - 1}/email`;
+    },
+  },
+  {
     code: "license.user.licenseStatus.enum",
     apply: (model, pick) => {
       const l = model.licenses.find((x) => x.users.length > 0);
@@ -207,5 +218,37 @@ describe("one mutation of a valid document", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("a license user listed twice", () => {
+  it("is reported at each repeat, in any case, against the first listing, and only within its license", () => {
+    const doc = {
+      users: [{ email: "a@x.io" }, { email: "b@x.io" }],
+      licenses: [
+        {
+          name: "Pro",
+          users: [{ email: "a@x.io" }, { email: "b@x.io" }, { email: "A@X.io" }, { email: "a@x.io" }],
+        },
+        { name: "Team", users: [{ email: "b@x.io" }, { email: "a@x.io" }] },
+      ],
+    };
+    const findings = validateText(JSON.stringify(doc)).findings.map(({ code, pointer, message }) => ({
+      code,
+      pointer,
+      message,
+    }));
+    expect(findings).toEqual([
+      {
+        code: "license.user.duplicate",
+        pointer: "/licenses/0/users/2/email",
+        message: 'email "A@X.io" is already listed in this license at /licenses/0/users/0',
+      },
+      {
+        code: "license.user.duplicate",
+        pointer: "/licenses/0/users/3/email",
+        message: 'email "a@x.io" is already listed in this license at /licenses/0/users/0',
+      },
+    ]);
   });
 });
