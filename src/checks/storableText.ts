@@ -16,7 +16,7 @@ export function storableText(): Check {
     name: "storable-text",
     record(record, context) {
       const value = record.value;
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return;
+      if (record.textStorable || typeof value !== "object" || value === null || Array.isArray(value)) return;
       const fields = value as Record<string, unknown>;
       if (record.kind === "user") {
         for (const field of USER_TEXT) checkText(fields[field], [field], "user", record, context);

@@ -34,6 +34,8 @@ export class CsvRecord implements RecordOfAnyKind {
   readonly emailUnique = true;
   /** A CSV id is text, never a number. */
   readonly numericId = false;
+  /** A cell may hold any character. */
+  readonly textStorable = false;
 
   get loc(): SourceLocation {
     return this.origin.loc;

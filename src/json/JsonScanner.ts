@@ -438,8 +438,9 @@ export class JsonScanner implements TextSink {
     if (keys !== countBelow(marks.keyColons, close) - countBelow(marks.keyColons, s)) return -1;
     const loc = this.#pass(marks.lineFeeds, s, close, bytes - source.length);
     const batch = new RecordBatch(source, loc, values.length, limit);
+    const storable = countBelow(marks.unicodeEscapes, close) === countBelow(marks.unicodeEscapes, s);
     for (let k = 0; k < values.length; k++) {
-      this.#emit(kind, index + k, "", 0, 0, loc, 0, values[k], batch.source(k));
+      this.#emit(kind, index + k, "", 0, 0, loc, 0, values[k], batch.source(k), storable);
     }
     f.index += values.length - 1;
     return close + 1;
@@ -482,6 +483,7 @@ export class JsonScanner implements TextSink {
             cap.commas,
             undefined,
             null,
+            false,
           );
         break;
       case TOO_LARGE:
@@ -504,7 +506,8 @@ export class JsonScanner implements TextSink {
 
   /**
    * Hands on `text.slice(start, end)`, which starts at `loc`; or, for a record read whole,
-   * its `value`, parsed, and its `source` (then the text and location are found from it).
+   * its `value`, parsed, and its `source` (then the text and location are found from it), and
+   * whether its text is free of `\u` escapes.
    */
   #emit(
     kind: CaptureKind,
@@ -516,6 +519,7 @@ export class JsonScanner implements TextSink {
     commas: number,
     value: unknown,
     source: RecordSource | null,
+    textStorable: boolean,
   ): void {
     const f = this.#top();
     const e = this.#event;
@@ -535,6 +539,7 @@ export class JsonScanner implements TextSink {
     e.afterUsers = this.#usersComplete;
     e.value = value;
     e.source = source;
+    e.textStorable = textStorable;
     this.#sink.capture(e);
   }
 

@@ -79,6 +79,7 @@ export class RecordBuilder implements ScanSink {
       numericId = true;
     }
     const afterUsers = e.kind === "licenseUser" && e.afterUsers;
+    const textStorable = e.source !== null && e.textStorable;
     this.#sink.record(
       new JsonValueRecord(
         e.kind as JsonValueRecord["kind"], // never a member or a skipped value
@@ -88,6 +89,7 @@ export class RecordBuilder implements ScanSink {
         source,
         numericId,
         afterUsers,
+        textStorable,
       ),
     );
   }

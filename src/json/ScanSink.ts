@@ -42,6 +42,8 @@ export interface CaptureEvent {
   source: RecordSource | null;
   /** With `source`: the value, parsed and checked for duplicate keys by the scanner. */
   value: unknown;
+  /** With `source`: true when its text has no `\u` escape (see DataRecord's textStorable). */
+  textStorable: boolean;
 }
 
 /** A license object ended; its properties came as member captures, its users as licenseUser ones. */
@@ -85,5 +87,6 @@ export function emptyCapture(): CaptureEvent {
     afterUsers: false,
     value: undefined,
     source: null,
+    textStorable: false,
   };
 }

@@ -42,6 +42,7 @@ export class JsonValueRecord implements RecordOfAnyKind {
     readonly source: RecordSource,
     readonly numericId = false,
     readonly afterUsers = false,
+    readonly textStorable = false,
   ) {}
 
   get text(): string {
@@ -82,6 +83,7 @@ export class JsonValueRecord implements RecordOfAnyKind {
 /** A license object, assembled from its properties; its users were streamed before it. */
 export class JsonLicenseRecord implements LicenseRecord {
   readonly kind = "license";
+  readonly textStorable = false;
 
   constructor(
     readonly index: number,

@@ -1,7 +1,8 @@
 // The places in a chunk's text that reading plain records whole looks up (JsonScanner): its
-// line feeds, and its colons whose last char before them, whitespace aside, is a quote (each
-// key's colon is one). Found once for the whole chunk, by the decoding thread when there is
-// one, so that the scanning thread only counts them between two places, by binary search.
+// line feeds, its colons whose last char before them, whitespace aside, is a quote (each
+// key's colon is one), and its `\u` (the only way a NUL or a lone surrogate gets into a JSON
+// string). Found once for the whole chunk, by the decoding thread when there is one, so that
+// the scanning thread only counts them between two places, by binary search.
 
 const TAB = 0x09;
 const LF = 0x0a;
@@ -13,13 +14,19 @@ const QUOTE = 0x22;
 export interface TextMarks {
   lineFeeds: Int32Array<ArrayBuffer>;
   keyColons: Int32Array<ArrayBuffer>;
+  /** Where a backslash is followed by `u` (one that is itself escaped too: few, and on the safe side). */
+  unicodeEscapes: Int32Array<ArrayBuffer>;
 }
 
 let scratch = new Int32Array(1 << 14);
 
 /** The marks of `text`. */
 export function marksOf(text: string): TextMarks {
-  return { lineFeeds: positions(text, "\n", false), keyColons: positions(text, ":", true) };
+  return {
+    lineFeeds: positions(text, "\n", false),
+    keyColons: positions(text, ":", true),
+    unicodeEscapes: positions(text, "\\u", false),
+  };
 }
 
 /**

@@ -24,6 +24,11 @@ export interface RecordBase {
   readonly loc: SourceLocation;
   /** JSON pointer of the record. */
   readonly pointer: string;
+  /**
+   * True when the reader guarantees that no string of the value holds a NUL character or a lone
+   * surrogate (JSON text without a `\u` escape can hold neither): storableText need not look.
+   */
+  readonly textStorable: boolean;
   /** Where a part of the record is: the value at `path`, or its key with `at: "key"`. */
   place(path: ValuePath, at?: "key" | "value"): Place;
 }

@@ -2,6 +2,7 @@
 // in the text of a user or a license, from JSON (escapes) or CSV (raw bytes); lastUsedDate in
 // the years 0001 to 9999. (test/e2e/server.store.test.ts syncs what validate accepts.)
 
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateText } from "../../src/index.js";
 
@@ -57,5 +58,47 @@ describe("text the service stores", () => {
       ["user.lastUsedDate.range", "/users/1/lastUsedDate", undefined],
       ["user.lastUsedDate.datetime", "/users/1/lastUsedDate", undefined],
     ]);
+  });
+});
+
+describe("the text of users read whole, in runs (the check skips a run without a \\u escape)", () => {
+  // pieces of text: plain, non-ASCII, a pair, a NUL, lone halves, and a backslash before a u
+  const PIECES = ["ab", "é", "😀", "\u0000", "\ud800", "\udc00", "\\u", "\\", "u"];
+  const textArb = fc.array(fc.constantFrom(...PIECES), { maxLength: 4 }).map((parts) => parts.join(""));
+  const FIELDS = ["id", "firstName", "lastName", "externalStatus"] as const;
+  /** Every non-ASCII character of JSON.stringify's text as a \u escape. */
+  const escapeAll = (json: string) =>
+    json.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  /** What the check reports of a user's field: the first NUL, else the first lone surrogate. */
+  const expected = (text: string): string | null => {
+    if (text.includes("\0")) return "user.text.nul";
+    return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text)
+      ? "user.text.surrogate"
+      : null;
+  };
+
+  it("are reported exactly where a field holds a NUL or a lone surrogate, escaped or not", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ field: fc.constantFrom(...FIELDS), text: textArb }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.boolean(),
+        (users, escaped) => {
+          const doc = {
+            users: users.map(({ field, text }, i) => ({ email: `u${i}@example.com`, [field]: text })),
+          };
+          const json = escaped ? escapeAll(JSON.stringify(doc)) : JSON.stringify(doc);
+          const want = users.flatMap(({ field, text }, i) => {
+            const code = expected(text);
+            return code ? [[code, `/users/${i}/${field}`, undefined]] : [];
+          });
+          const got = codes(json).filter(([code]) => String(code).startsWith("user.text."));
+          expect(got).toEqual(want);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
