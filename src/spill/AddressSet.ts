@@ -20,6 +20,7 @@
 // About 40 bytes an address on disk or in memory (the address in UTF-8, 16 bytes besides),
 // on top of the FingerprintSet.
 
+import { Buffer } from "../bytes/buffer.js";
 import { ByteLog, writeU32 } from "./ByteLog.js";
 import { FingerprintSet } from "./FingerprintSet.js";
 import { type Fingerprinter, fingerprint, lastFingerprint } from "./fingerprint.js";
@@ -135,19 +136,24 @@ export class AddressSet {
    * a multiple of 4 bytes, at the log's end.
    */
   #write(address: string, payload: number, group: number): void {
-    let ascii = true;
-    for (let i = 0; ascii && i < address.length; i++) ascii = address.charCodeAt(i) < 0x80;
-    const text = ascii ? address : address.toLowerCase();
-    const { page, at } = this.#log.reserve(12 + 3 * text.length + 3);
+    // ASCII is folded as it is copied; past ASCII, toLowerCase's folding, in UTF-8
+    const length = address.length;
+    let { page, at } = this.#log.reserve(12 + 3 * length + 3);
+    let n = 0;
+    for (; n < length; n++) {
+      const c = address.charCodeAt(n);
+      if (c >= 0x80) break;
+      page[at + 12 + n] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+    }
+    if (n < length) {
+      const text = address.toLowerCase();
+      // toLowerCase lengthens İ (i and a dot) but not past 3 bytes a unit: this is for safety
+      const bytes = Buffer.byteLength(text);
+      if (bytes > 3 * length) ({ page, at } = this.#log.reserve(12 + bytes + 3));
+      n = page.write(text, at + 12, "utf8");
+    }
     writeU32(page, at, payload);
     writeU32(page, at + 4, group + 1);
-    let n = text.length;
-    if (ascii) {
-      for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        page[at + 12 + i] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
-      }
-    } else n = page.write(text, at + 12, "utf8");
     writeU32(page, at + 8, n);
     this.#log.commit((12 + n + 3) & ~3);
     if (this.#log.memoryBytes > this.#addressBytes) this.#log.spill();

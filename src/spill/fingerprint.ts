@@ -50,16 +50,19 @@ export function fingerprint(text: string, foldCase: boolean): void {
     lastFingerprint.h2 = memoH2;
     return;
   }
-  let s = text;
-  const n = s.length;
-  if (foldCase) {
-    for (let i = 0; i < n; i++) {
-      if (s.charCodeAt(i) >= 0x80) {
-        s = s.toLowerCase();
-        break;
-      }
-    }
-  }
+  // ASCII is folded as it is read; a string with any other unit is folded by toLowerCase first
+  if (!hash(text, foldCase, foldCase)) hash(text.toLowerCase(), true, false);
+  memoText = text;
+  memoFold = foldCase;
+  memoH1 = lastFingerprint.h1;
+  memoH2 = lastFingerprint.h2;
+}
+
+/**
+ * Fingerprints `s` into `lastFingerprint`, ASCII A–Z folded when `foldAscii`; returns false,
+ * with nothing computed, when `stopAtOther` and `s` holds a unit past ASCII.
+ */
+function hash(s: string, foldAscii: boolean, stopAtOther: boolean): boolean {
   const length = s.length;
   let v0 = k0;
   let v1 = k1 ^ 0xee;
@@ -69,7 +72,8 @@ export function fingerprint(text: string, foldCase: boolean): void {
   for (; i + 1 < length; i += 2) {
     let a = s.charCodeAt(i);
     let b = s.charCodeAt(i + 1);
-    if (foldCase) {
+    if (foldAscii) {
+      if (stopAtOther && (a | b) >= 0x80) return false;
       if (a >= 0x41 && a <= 0x5a) a += 0x20;
       if (b >= 0x41 && b <= 0x5a) b += 0x20;
     }
@@ -110,7 +114,10 @@ export function fingerprint(text: string, foldCase: boolean): void {
   let last = (length * 2) << 24;
   if (i < length) {
     let a = s.charCodeAt(i);
-    if (foldCase && a >= 0x41 && a <= 0x5a) a += 0x20;
+    if (foldAscii) {
+      if (stopAtOther && a >= 0x80) return false;
+      if (a >= 0x41 && a <= 0x5a) a += 0x20;
+    }
     last |= a;
   }
   v3 ^= last;
@@ -129,10 +136,7 @@ export function fingerprint(text: string, foldCase: boolean): void {
   const h2 = (state[1] as number) ^ (state[3] as number);
   lastFingerprint.h1 = h1;
   lastFingerprint.h2 = h2;
-  memoText = text;
-  memoFold = foldCase;
-  memoH1 = h1;
-  memoH2 = h2;
+  return true;
 }
 
 /** `count` SipRounds on `v` (v0–v3). */

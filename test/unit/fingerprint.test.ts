@@ -53,4 +53,12 @@ describe("the keyed fingerprint", () => {
     }
     expect(key).not.toEqual([0, 0]);
   });
+
+  it("folds case as toLowerCase does, wherever a character past ASCII is", () => {
+    for (const text of ["ADA@EXAMPLE.COM", "ÉVE@x.io", "eve@X.IÖ", "ab@cÉ", "ABÉ", "Σ@x.io", "İ@x.io"]) {
+      expect(fp(text), text).toEqual(fp(text.toLowerCase(), false));
+      expect(fp(text, false), text).not.toEqual(fp(text.toLowerCase(), false));
+    }
+    expect(fp("plain@x.io")).toEqual(fp("plain@x.io", false));
+  });
 });
