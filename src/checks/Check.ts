@@ -34,8 +34,17 @@ export interface CheckContext {
  */
 export interface Check {
   readonly name: string;
+  /** The kinds of record `record` looks at (every kind when absent): the others are not given it. */
+  readonly kinds?: readonly DataRecord["kind"][];
   record?(record: DataRecord, context: CheckContext): void;
   end?(context: CheckContext): void;
   /** Releases what the check holds (temporary files); called after `end` or on abort. */
   dispose?(): void;
+}
+
+/** The checks of `checks` that look at records of each kind, in their order. */
+export function checksByKind(checks: readonly Check[]): Readonly<Record<DataRecord["kind"], Check[]>> {
+  const of = (kind: DataRecord["kind"]) =>
+    checks.filter((check) => check.record && (!check.kinds || check.kinds.includes(kind)));
+  return { user: of("user"), license: of("license"), licenseUser: of("licenseUser") };
 }

@@ -11,6 +11,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export function lastUsedDate(): Check {
   return {
     name: "last-used-date",
+    kinds: ["user"],
     record(record, context) {
       if (record.kind !== "user") return;
       const value = (record.value as { lastUsedDate?: unknown } | null)?.lastUsedDate;

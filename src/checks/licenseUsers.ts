@@ -62,6 +62,7 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
 
   return {
     name: "license-users",
+    kinds: ["licenseUser"],
     record(record, context) {
       if (record.kind !== "licenseUser") return;
       const email = (record.value as { email?: unknown } | null)?.email;

@@ -6,6 +6,7 @@ import type { Check } from "./Check.js";
 export function numericId(): Check {
   return {
     name: "numeric-id",
+    kinds: ["user"],
     record(record, context) {
       if (record.kind !== "user" || !record.numericId) return;
       const id = (record.value as { id: string }).id;

@@ -14,6 +14,7 @@ const USER_TEXT = ["id", "firstName", "lastName", "externalStatus"] as const;
 export function storableText(): Check {
   return {
     name: "storable-text",
+    kinds: ["user", "license"],
     record(record, context) {
       const value = record.value;
       if (record.textStorable || typeof value !== "object" || value === null || Array.isArray(value)) return;

@@ -8,6 +8,7 @@ import type { Check } from "./Check.js";
 export function uniqueEmails(emails: UserEmails): Check {
   return {
     name: "unique-emails",
+    kinds: ["user"],
     record(record, context) {
       if (record.kind !== "user" || record.emailUnique) return;
       const email = (record.value as { email?: unknown } | null)?.email;

@@ -10,6 +10,7 @@ export function uniqueLicenseNames(): Check {
   const names = new FingerprintSet();
   return {
     name: "unique-license-names",
+    kinds: ["license"],
     record(record, context) {
       if (record.kind !== "license") return;
       const name = (record.value as { name?: unknown } | null)?.name;

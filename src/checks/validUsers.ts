@@ -10,6 +10,7 @@ export function validUsers(): Check {
   let first: Place | null = null;
   return {
     name: "valid-users",
+    kinds: ["user"],
     record(record, context) {
       if (record.kind !== "user") return;
       users++;

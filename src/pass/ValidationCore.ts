@@ -1,7 +1,7 @@
 // The checking half of a validation pass: records and reader findings in, report out. It
 // runs in the thread that scans (and, for a large CSV file, assembles) the records.
 
-import type { Check, CheckContext } from "../checks/Check.js";
+import { type Check, type CheckContext, checksByKind } from "../checks/Check.js";
 import { defaultChecks } from "../checks/defaultChecks.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { RecordSink } from "../model/RecordSink.js";
@@ -24,6 +24,8 @@ export class ValidationCore {
   readonly #options: NormalizedValidateOptions;
   readonly #collector: ReportCollector;
   readonly #checks: Check[];
+  /** The checks that look at each kind of record (most look at one). */
+  readonly #byKind: Readonly<Record<DataRecord["kind"], Check[]>>;
   readonly #context: CheckContext;
   readonly #started = performance.now();
   /** The mapping a CSV reader read the rows through. */
@@ -54,6 +56,7 @@ export class ValidationCore {
     this.#options = options;
     this.#tap = tap;
     this.#checks = defaultChecks(this.#emails);
+    this.#byKind = checksByKind(this.#checks);
     const collector = new ReportCollector(options);
     this.#collector = collector;
     const self = this;
@@ -144,7 +147,7 @@ export class ValidationCore {
     else if (record.kind === "license") this.#licenses++;
     else this.#licenseUsers++;
     this.#recordErrorsBase = this.#collector.errorCount;
-    for (const check of this.#checks) check.record?.(record, this.#context);
+    for (const check of this.#byKind[record.kind]) check.record?.(record, this.#context);
     this.#tap?.(record);
   }
 }

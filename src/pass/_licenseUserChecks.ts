@@ -5,7 +5,7 @@
 // first part stays bounded). Their findings are collected license by license, and the
 // assembler's thread places each license's after the license, where one thread reports them.
 
-import type { CheckContext } from "../checks/Check.js";
+import { type CheckContext, checksByKind } from "../checks/Check.js";
 import { defaultChecks } from "../checks/defaultChecks.js";
 import type { LicenseUserOrder } from "../checks/licenseUsers.js";
 import type { CsvRecord } from "../csv/CsvRecord.js";
@@ -24,6 +24,7 @@ export class LicenseUserChecks implements LicenseUserCheck {
   readonly #emails = new UserEmails();
   readonly #order: LicenseUserOrder = { interleaved: true };
   readonly #checks = defaultChecks(this.#emails, this.#order);
+  readonly #licenseUserChecks = checksByKind(this.#checks).licenseUser;
   readonly #asRowsCome: number;
   #checked = 0;
   readonly #collectors: ReportCollector[] = [];
@@ -60,7 +61,7 @@ export class LicenseUserChecks implements LicenseUserCheck {
     }
     this.#collector = collector;
     this.#base = collector.errorCount;
-    for (const check of this.#checks) check.record?.(record, this.#context);
+    for (const check of this.#licenseUserChecks) check.record?.(record, this.#context);
     if (++this.#checked >= this.#asRowsCome) this.#order.interleaved = false;
   }
 
