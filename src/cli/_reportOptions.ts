@@ -15,7 +15,7 @@ import type { Excerpt } from "syncfile/internal/report/formatText.js";
 import { formatText } from "syncfile/internal/report/formatText.js";
 import type { Report } from "syncfile/internal/report/Report.js";
 import { readExcerpts } from "syncfile/internal/report/readExcerpts.js";
-import { describeIoError, useColor, wholeNumber } from "./_io.js";
+import { describeIoError, sizeOf, useColor, wholeNumber } from "./_io.js";
 import { UsageError } from "./UsageError.js";
 
 /** The report flags, as commander gives them. */
@@ -82,6 +82,16 @@ export function checkInputFlags(files: readonly string[], flags: ReportFlags): v
       );
     }
   }
+}
+
+/**
+ * Starts the decoding thread of a pass over `file` when it is a JSON file large enough for one,
+ * so that the thread boots while the command loads the rest of its modules (prestart.ts).
+ */
+export async function prestartFor(file: string, flags: ReportFlags): Promise<void> {
+  if (file === "-" || (flags.inputFormat ?? formatOf(file)) !== "json") return;
+  const { prestartJsonWorker } = await import("syncfile/internal/pass/prestart.js");
+  prestartJsonWorker(sizeOf(file));
 }
 
 /** What the flags ask for of the validation: the input's format, sheet, profile or mapping. */

@@ -11,6 +11,7 @@ import {
   addReportOptions,
   checkInputFlags,
   inputOptions,
+  prestartFor,
   type ReportFlags,
   renderReport,
 } from "./_reportOptions.js";
@@ -83,6 +84,7 @@ Examples:
 
 async function runConvert(input: string, output: string, flags: ConvertFlags): Promise<number> {
   checkInputFlags([input], flags);
+  await prestartFor(input, flags);
   const reading = await inputOptions(flags);
   if (!flags.normalize && (flags.displayCurrency || flags.sourceCurrency || flags.rates)) {
     throw new UsageError("--display-currency, --source-currency and --rates apply only with --normalize");

@@ -9,6 +9,7 @@ import {
   checkInputFlags,
   inputOptions,
   isWholeRun,
+  prestartFor,
   type ReportFlags,
   renderReport,
   renderRun,
@@ -60,6 +61,7 @@ async function runValidate(files: string[], flags: ValidateFlags): Promise<numbe
   if (files.filter((f) => f === "-").length > 1)
     throw new UsageError("standard input (-) can be read only once");
   checkInputFlags(files, flags);
+  if (files[0] !== undefined) await prestartFor(files[0], flags);
   const input = await inputOptions(flags);
   const { validateFile, validateStream } = await import("syncfile/internal/validate/validate.js");
   let code: number = EXIT.ok;

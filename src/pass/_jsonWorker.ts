@@ -11,8 +11,15 @@ import { marksOf, type TextMarks } from "../json/textMarks.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
 
-/** Messages from the main thread: bytes of a stream, its end, or a batch scanned. */
-export type ToDecoder = { type: "chunk"; bytes: Uint8Array } | { type: "end" } | { type: "ack" };
+/**
+ * Messages from the main thread: what to read (to a thread started before its pass), bytes of
+ * a stream, its end, or a batch scanned.
+ */
+export type ToDecoder =
+  | ({ type: "start" } & ReadData)
+  | { type: "chunk"; bytes: Uint8Array }
+  | { type: "end" }
+  | { type: "ack" };
 
 /**
  * Messages to the main thread. A batch is taken in this order: the decoder's own findings (a
@@ -33,13 +40,18 @@ export type FromDecoder =
   | { type: "end"; bytes: number; stopped: boolean };
 
 /**
- * What the main thread gives this one: `fd`, the descriptor of the open regular file to read
- * (the main thread closes it once this thread has ended), or null for chunks sent.
+ * What to read: `fd`, the descriptor of the open regular file (the main thread closes it once
+ * this thread has ended), or null for chunks sent.
  */
-export interface DecoderData {
+export interface ReadData {
   fd: number | null;
   /** The size of the file's chunks (tests make it small). */
   chunkSize: number | undefined;
+}
+
+/** What the main thread gives this one: what to read, or that a "start" message will say (prestart.ts). */
+export interface DecoderData extends ReadData {
+  deferred?: boolean;
 }
 
 /** Batches sent and not yet scanned. More cost peak RSS and gained no speed. */
@@ -52,7 +64,7 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  */
 const CHUNKS_A_BATCH = 4;
 
-const { fd, chunkSize } = workerData as DecoderData;
+const { fd, chunkSize, deferred } = workerData as DecoderData;
 const main = parentPort;
 if (!main) throw new Error("json-worker runs only as a worker thread");
 
@@ -113,8 +125,8 @@ const end = () => {
   main.postMessage({ type: "end", bytes: decoder.bytes, stopped: decoder.stopped } satisfies FromDecoder);
 };
 
-/** Reads the file open as `fd` in this thread. */
-async function read(fd: number): Promise<void> {
+/** Reads the file open as `fd` in this thread, in chunks of `chunkSize`. */
+async function read(fd: number, chunkSize: number | undefined): Promise<void> {
   let chunks = 0;
   for await (const chunk of chunksOf(fdReader(fd), chunkSize)) {
     decoder.push(chunk);
@@ -132,8 +144,20 @@ async function read(fd: number): Promise<void> {
   end();
 }
 
+/** Reads the file open as `fd`, if any; else waits for chunks. */
+function begin(fd: number | null, chunkSize: number | undefined): void {
+  if (fd === null) return;
+  // a failure to read ends the worker with it, which fails the pass in the main thread
+  read(fd, chunkSize).catch((error: unknown) => {
+    setImmediate(() => {
+      throw error;
+    });
+  });
+}
+
 main.on("message", (message: ToDecoder) => {
-  if (message.type === "ack") {
+  if (message.type === "start") begin(message.fd, message.chunkSize);
+  else if (message.type === "ack") {
     inFlight--;
     wake?.();
   } else if (message.type === "chunk") {
@@ -143,11 +167,4 @@ main.on("message", (message: ToDecoder) => {
   } else end();
 });
 
-if (fd !== null) {
-  // a failure to read ends the worker with it, which fails the pass in the main thread
-  read(fd).catch((error: unknown) => {
-    setImmediate(() => {
-      throw error;
-    });
-  });
-}
+if (!deferred) begin(fd, chunkSize);

@@ -13,6 +13,15 @@ export const WORKER_SCRIPTS = {
   xlsx: "xlsx-worker.js",
 } as const satisfies Record<InputFormat, string>;
 
+/** The folder of the built worker scripts: this module's own, as it is built (dist/). */
+export const WORKERS = new URL(".", import.meta.url);
+
+/** Below this size a second thread costs more than it saves. */
+export const PARALLEL_FROM = 8 * 1024 * 1024;
+
+/** The JSON decoding thread's young generation (MB): it makes a chunk's text and sends it. */
+export const DECODER_YOUNG_GENERATION_MB = 4;
+
 /** Whether a pass over `format` can run on a worker thread started from `workers`. */
 export function workerAvailable(format: InputFormat, workers: URL): boolean {
   return availableParallelism() > 1 && existsSync(fileURLToPath(new URL(WORKER_SCRIPTS[format], workers)));

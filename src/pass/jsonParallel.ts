@@ -15,15 +15,13 @@ import type { Report } from "../report/Report.js";
 import { Flow } from "./_flow.js";
 import type { DecoderData, FromDecoder, ToDecoder } from "./_jsonWorker.js";
 import { posted } from "./_posted.js";
-import { WORKER_SCRIPTS } from "./_workers.js";
+import { DECODER_YOUNG_GENERATION_MB, WORKER_SCRIPTS } from "./_workers.js";
 import type { NormalizedValidateOptions } from "./options.js";
+import { takeJsonWorker } from "./prestart.js";
 import { ValidationCore } from "./ValidationCore.js";
 
 /** A stream's chunks sent to the decoding thread and not yet scanned here. */
 const MAX_CHUNKS_IN_FLIGHT = 4;
-
-/** The decoding thread's young generation (MB). */
-const YOUNG_GENERATION_MB = 4;
 
 /**
  * Validates the open regular `file`, or else `chunks`, with the decoding on a worker thread whose
@@ -37,12 +35,17 @@ export async function jsonParallel(
   tap: ((record: DataRecord) => void) | null = null,
   chunkSize?: number,
 ): Promise<Report> {
-  const decoding = new Worker(new URL(WORKER_SCRIPTS.json, workers), {
-    // the worker reads the file through this thread's descriptor: it is not opened again
-    workerData: { fd: source.file?.fd ?? null, chunkSize } satisfies DecoderData,
-    // it makes a chunk's text and sends it: a small young generation is enough, and bounds RSS
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-  });
+  // the worker reads the file through this thread's descriptor: it is not opened again
+  const read = { fd: source.file?.fd ?? null, chunkSize };
+  const started = takeJsonWorker(workers);
+  started?.postMessage({ type: "start", ...read } satisfies ToDecoder);
+  const decoding =
+    started ??
+    new Worker(new URL(WORKER_SCRIPTS.json, workers), {
+      workerData: read satisfies DecoderData,
+      // it makes a chunk's text and sends it: a small young generation is enough, and bounds RSS
+      resourceLimits: { maxYoungGenerationSizeMb: DECODER_YOUNG_GENERATION_MB },
+    });
   const flow = new Flow([decoding], MAX_CHUNKS_IN_FLIGHT);
   const core = new ValidationCore(options, tap);
   try {

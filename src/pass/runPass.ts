@@ -16,7 +16,7 @@ import type { CollectedFindings } from "../report/ReportCollector.js";
 import { AS_ROWS_COME, LicenseUserChecks } from "./_licenseUserChecks.js";
 import { peekStart } from "./_peekStart.js";
 import { renderedItems } from "./_renderedLicenseUsers.js";
-import { workerAvailable } from "./_workers.js";
+import { PARALLEL_FROM, WORKERS, workerAvailable } from "./_workers.js";
 import { type CsvReadResult, csvParallel } from "./csvParallel.js";
 import { jsonParallel } from "./jsonParallel.js";
 import { OnePass } from "./OnePass.js";
@@ -63,8 +63,7 @@ export interface PassOptions {
  */
 const RENDER_UP_TO = 128 * 1024 * 1024;
 
-/** Below this size a second thread costs more than it saves. */
-export const PARALLEL_FROM = 8 * 1024 * 1024;
+export { PARALLEL_FROM } from "./_workers.js";
 
 /** Whether a pass over `size` bytes (null: unknown, a stream) asks for worker threads. */
 export function parallelFor(parallel: boolean | "auto", size: number | null): boolean {
@@ -235,6 +234,3 @@ function renderedUsers(
     throw new Error(`the parsing thread rendered ${range[2]} users of license ${license}, not ${count}`); // a bug
   return renderedItems(rendered.file, range);
 }
-
-// the worker scripts are built next to this module (dist/)
-const WORKERS = new URL(".", import.meta.url);

@@ -4,6 +4,7 @@
 // `npm test` makes first; without them these tests fail rather than compare one thread with
 // itself.
 
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -16,6 +17,7 @@ import { chunksOf } from "../../src/bytes/readChunks.js";
 import { AsReadRouter } from "../../src/convert/RecordRouter.js";
 import * as library from "../../src/index.js";
 import { formatOf, normalizeValidateOptions, type ValidateOptions } from "../../src/pass/options.js";
+import { prestartJsonWorker, takeJsonWorker } from "../../src/pass/prestart.js";
 import {
   fileSource,
   PARALLEL_FROM,
@@ -28,7 +30,7 @@ import {
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import { csvBytes, csvSpecArb } from "../support/csvText.js";
 import { documentArb, documentBytes, mutationArb, spacesArb } from "../support/jsonAst.js";
-import { fixture, root } from "../support/paths.js";
+import { cli, fixture, root } from "../support/paths.js";
 
 const workers = pathToFileURL(`${root}dist/`);
 
@@ -317,6 +319,51 @@ describe("parallel validation", { timeout: 120_000 }, () => {
         }),
         { numRuns: 40 },
       );
+    });
+
+    it("is read by a decoding thread started before its pass as by one the pass starts", async () => {
+      const path = join(dir, "prestarted.json");
+      writeFileSync(path, `{"users":[\n${users(200_000)}\n]}`);
+      const size = readFileSync(path).byteLength;
+      expect(size).toBeGreaterThanOrEqual(PARALLEL_FROM);
+      const pass = async (prestart: boolean) => {
+        if (prestart) prestartJsonWorker(size, workers);
+        const told: number[] = [];
+        const options = normalizeValidateOptions({ parallel: true, onProgress: (bytes) => told.push(bytes) });
+        const result = await runPass(await fileSource(path), options, { workers, chunkSize: 64 * 1024 });
+        expect(result.threads).toBe("json-worker");
+        return { report: { ...result.report, stats: { ...result.report.stats, durationMs: 0 } }, told };
+      };
+      const started = await pass(true);
+      expect(takeJsonWorker(workers)).toBeNull(); // the pass took it
+      const plain = await pass(false);
+      expect(started.report).toEqual(plain.report);
+      expect(started.report.stats.users).toBe(200_000);
+      expect(started.told.length).toBeGreaterThan(2);
+      expect(started.told.at(-1)).toBe(size);
+      // none is started for a small file, and one started for other scripts is not taken
+      prestartJsonWorker(PARALLEL_FROM - 1, workers);
+      expect(takeJsonWorker(workers)).toBeNull();
+      prestartJsonWorker(size, workers);
+      expect(takeJsonWorker(new URL("file:///nowhere/"))).toBeNull();
+      expect(takeJsonWorker(workers)).toBeNull();
+    });
+
+    it("keeps no process waiting when it started a decoding thread and stopped before its pass", () => {
+      const path = join(dir, "stopped.json");
+      writeFileSync(path, `{"users":[\n${users(200_000)}\n]}`);
+      // a usage error found after the thread was started: the command ends at once, exit 2
+      const run = spawnSync(
+        process.execPath,
+        [cli, "convert", path, join(dir, "out.csv"), "--rates", "nowhere.json"],
+        {
+          encoding: "utf8",
+          timeout: 30_000,
+        },
+      );
+      expect(run.signal).toBeNull();
+      expect(run.status).toBe(2);
+      expect(run.stderr).toMatch(/--rates/);
     });
 
     it("stops reading soon after a syntax error early in a large file", async () => {
