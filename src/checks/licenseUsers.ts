@@ -1,18 +1,16 @@
 // Every (otherwise valid) license user is one of the users, and appears once in its license. When the
 // licenses come before the users in the file, the references wait (spilled to disk
 // past 100 000) until every user has been read.
-// Whether a license user is listed twice in a license read license by license is decided by
-// the keyed fingerprint of its email (fingerprint.ts: a false "listed twice" has a chance of
-// about n² / 2^65 in a license of n users, which no file can raise), not by the address read
-// back: writing every license user's address to be read back took 7 % of a JSON validation
-// whose users all hold licenses (issue 54), for a pair that only a fingerprint collision
-// would tell apart. The interleaved part (a CSV file's) keeps the addresses: there a
-// license user's later row looks up its earlier one (AddressSet.get).
+// Whether a license user is listed twice in its license is decided by the keyed fingerprint
+// of its email (fingerprint.ts: a false "listed twice" has a chance of about n² / 2^65 in a
+// license of n users, which no file can raise), not by the address read back: writing every
+// license user's address to be read back took 7 % of a JSON validation whose users all hold
+// licenses (issue 54), and 6 % of a CSV parsing thread's time, for a pair that only a
+// fingerprint collision would tell apart.
 
 import type { LicenseUserRecord, Place } from "../model/DataRecord.js";
 import type { UserEmails } from "../model/UserEmails.js";
 import { showValue } from "../report/describe.js";
-import { AddressSet } from "../spill/AddressSet.js";
 import { FingerprintSet } from "../spill/FingerprintSet.js";
 import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
 import { SpillList } from "../spill/SpillList.js";
@@ -45,9 +43,9 @@ interface Deferred {
 export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { interleaved: false }): Check {
   // a license user listed twice: by its email's fingerprint, with its index (see the header)
   const inLicense = new FingerprintSet(IN_LICENSE_MEMORY_KEYS);
-  // the users of the interleaved part, each email kept with its license (its group)
+  // the users of the interleaved part, each email's fingerprint with its license mixed in
   const interleaved = order.interleaved
-    ? new AddressSet(IN_LICENSE_MEMORY_KEYS, INTERLEAVED_EXPECTED_KEYS)
+    ? new FingerprintSet(IN_LICENSE_MEMORY_KEYS, INTERLEAVED_EXPECTED_KEYS)
     : null;
   const deferred = new SpillList<Deferred>();
   let license = -1;
@@ -68,20 +66,18 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
       const email = (record.value as { email?: unknown } | null)?.email;
       if (typeof email !== "string") return;
       let first: number;
+      fingerprint(email, true);
       if (order.interleaved) {
         license = record.licenseIndex;
-        first = (interleaved as AddressSet).add(email, record.index, license);
+        first = (interleaved as FingerprintSet).add(inLicenseH1(license), lastFingerprint.h2, record.index);
       } else {
         if (record.licenseIndex !== license) {
           license = record.licenseIndex;
           inLicense.clear();
         }
         // after an interleaved part, the license's users there came before
-        first = interleaved ? interleaved.get(email, license) : -1;
-        if (first < 0) {
-          fingerprint(email, true);
-          first = inLicense.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
-        }
+        first = interleaved ? interleaved.get(inLicenseH1(license), lastFingerprint.h2) : -1;
+        if (first < 0) first = inLicense.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
       }
       if (first >= 0) {
         context.report("license.user.duplicate", record, {
@@ -105,4 +101,9 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
       interleaved?.dispose();
     },
   };
+}
+
+/** The first half of the last fingerprint (fingerprint.ts) with `license` mixed in. */
+function inLicenseH1(license: number): number {
+  return lastFingerprint.h1 ^ Math.imul(license + 1, 0x9e3779b1);
 }

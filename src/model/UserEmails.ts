@@ -2,7 +2,7 @@
 // check (the CSV assembler, or its parsing thread, keeps its own). An AddressSet: keyed
 // fingerprints narrow the search, the addresses decide whether two users are one (see there).
 // About 20 bytes a user in memory for the last 128 k (by default), 6.5 for the ones before,
-// and about 40 a user for the addresses (the last 1 MiB of them in memory by default, the rest
+// and about 36 a user for the addresses (the last 1 MiB of them in memory by default, the rest
 // on disk).
 
 import { AddressSet, type AddressSetOptions } from "../spill/AddressSet.js";

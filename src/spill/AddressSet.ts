@@ -7,7 +7,7 @@
 // the second in a Map beside the set.
 //
 // What decides:
-// - add() and get() (a duplicate user, a row's user, a CSV license user listed twice): always the
+// - add() and get() (a duplicate user, a row's user): always the
 //   addresses, read back from the file when they are no longer in memory (only on a match:
 //   a duplicate, or a user's later row that does not follow its previous one).
 // - has() (whether a license user is one of the users, whether its user is deleted): the
@@ -17,7 +17,7 @@
 //   pass: a license user whose address is not a user's is then taken for one with a chance of
 //   about n / 2^64 (n: the addresses in the set), which no file can raise, as the key is drawn
 //   anew for every run and never shown.
-// About 40 bytes an address on disk or in memory (the address in UTF-8, 16 bytes besides),
+// About 36 bytes an address on disk or in memory (the address in UTF-8, 12 bytes besides),
 // on top of the FingerprintSet.
 
 import { Buffer } from "../bytes/buffer.js";
@@ -42,7 +42,7 @@ export interface AddressSetOptions {
   hash?: Fingerprinter;
 }
 
-/** Email addresses (case-insensitive, within a group), each with the payload of its first add. */
+/** Email addresses (case-insensitive), each with the payload of its first add. */
 export class AddressSet {
   readonly #set: FingerprintSet;
   readonly #addressBytes: number;
@@ -50,9 +50,9 @@ export class AddressSet {
   // pages written to the file are filled again: a thread that allocates little (the CSV
   // parsing thread's) would keep dropped ones until a full collection
   #log = new ByteLog(undefined, []);
-  /** Addresses whose fingerprint another address has: `${group}:${address folded}` → payload. */
+  /** Addresses whose fingerprint another address has: the address folded → payload. */
   #others: Map<string, number> | null = null;
-  // the fingerprint of the address being looked up, its group mixed in
+  // the fingerprint of the address being looked up
   #h1 = 0;
   #h2 = 0;
 
@@ -67,47 +67,47 @@ export class AddressSet {
   }
 
   /**
-   * Adds `address` of `group` (≥ -1: a license's index, or -1 for none) with `payload` (≥ 0);
-   * returns the payload of the same address added before, or -1 when it is new.
+   * Adds `address` with `payload` (≥ 0); returns the payload of the same address added
+   * before, or -1 when it is new.
    */
-  add(address: string, payload: number, group = -1): number {
-    this.#fingerprint(address, group);
+  add(address: string, payload: number): number {
+    this.#fingerprint(address);
     // the record written next starts where the log ends
     if (this.#log.size > MAX_OFFSET) throw new Error("AddressSet: more than 8 GiB of addresses");
     const at = this.#set.add(this.#h1, this.#h2, this.#log.size / 4);
     if (at < 0) {
-      this.#write(address, payload, group);
+      this.#write(address, payload);
       return -1;
     }
-    const known = this.#read(at, address, group);
+    const known = this.#read(at, address);
     if (known >= 0) return known;
     this.#others ??= new Map();
     const others = this.#others;
-    const key = `${group}:${address.toLowerCase()}`;
+    const key = address.toLowerCase();
     const other = others.get(key);
     if (other !== undefined) return other;
     others.set(key, payload);
     return -1;
   }
 
-  /** The payload of `address` of `group`, or -1. */
-  get(address: string, group = -1): number {
-    this.#fingerprint(address, group);
+  /** The payload of `address`, or -1. */
+  get(address: string): number {
+    this.#fingerprint(address);
     const at = this.#set.get(this.#h1, this.#h2);
     if (at < 0) return -1;
-    const known = this.#read(at, address, group);
+    const known = this.#read(at, address);
     if (known >= 0) return known;
-    return this.#others?.get(`${group}:${address.toLowerCase()}`) ?? -1;
+    return this.#others?.get(address.toLowerCase()) ?? -1;
   }
 
-  /** Whether the set has `address` (of no group): see the header for what decides. */
+  /** Whether the set has `address`: see the header for what decides. */
   has(address: string): boolean {
-    this.#fingerprint(address, -1);
+    this.#fingerprint(address);
     const at = this.#set.getInMemory(this.#h1, this.#h2);
     if (at === -1) return false;
     if (at < 0 || !this.#log.inMemory(at * 4)) return true; // the keyed fingerprint decides
-    if (this.#read(at, address, -1) >= 0) return true;
-    return this.#others?.has(`-1:${address.toLowerCase()}`) ?? false;
+    if (this.#read(at, address) >= 0) return true;
+    return this.#others?.has(address.toLowerCase()) ?? false;
   }
 
   /** Empties the set. */
@@ -125,46 +125,44 @@ export class AddressSet {
     this.#others = null;
   }
 
-  #fingerprint(address: string, group: number): void {
+  #fingerprint(address: string): void {
     this.#hash(address, true);
-    this.#h1 = group < 0 ? lastFingerprint.h1 : lastFingerprint.h1 ^ Math.imul(group + 1, 0x9e3779b1);
+    this.#h1 = lastFingerprint.h1;
     this.#h2 = lastFingerprint.h2;
   }
 
   /**
-   * Writes a record: payload, group + 1, the address's UTF-8 length, the address folded, up to
-   * a multiple of 4 bytes, at the log's end.
+   * Writes a record: payload, the address's UTF-8 length, the address folded, up to a multiple
+   * of 4 bytes, at the log's end.
    */
-  #write(address: string, payload: number, group: number): void {
+  #write(address: string, payload: number): void {
     // ASCII is folded as it is copied; past ASCII, toLowerCase's folding, in UTF-8
     const length = address.length;
-    let { page, at } = this.#log.reserve(12 + 3 * length + 3);
+    let { page, at } = this.#log.reserve(8 + 3 * length + 3);
     let n = 0;
     for (; n < length; n++) {
       const c = address.charCodeAt(n);
       if (c >= 0x80) break;
-      page[at + 12 + n] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
+      page[at + 8 + n] = c >= 0x41 && c <= 0x5a ? c + 0x20 : c;
     }
     if (n < length) {
       const text = address.toLowerCase();
       // toLowerCase lengthens İ (i and a dot) but not past 3 bytes a unit: this is for safety
       const bytes = Buffer.byteLength(text);
-      if (bytes > 3 * length) ({ page, at } = this.#log.reserve(12 + bytes + 3));
-      n = page.write(text, at + 12, "utf8");
+      if (bytes > 3 * length) ({ page, at } = this.#log.reserve(8 + bytes + 3));
+      n = page.write(text, at + 8, "utf8");
     }
     writeU32(page, at, payload);
-    writeU32(page, at + 4, group + 1);
-    writeU32(page, at + 8, n);
-    this.#log.commit((12 + n + 3) & ~3);
+    writeU32(page, at + 4, n);
+    this.#log.commit((8 + n + 3) & ~3);
     if (this.#log.memoryBytes > this.#addressBytes) this.#log.spill();
   }
 
-  /** The payload of the record at `at` (offset / 4) when it holds `address` of `group`; else -1. */
-  #read(at: number, address: string, group: number): number {
+  /** The payload of the record at `at` (offset / 4) when it holds `address`; else -1. */
+  #read(at: number, address: string): number {
     const { page, at: start } = this.#log.read(at * 4);
-    if (page.readUInt32LE(start + 4) !== group + 1) return -1;
-    const n = page.readUInt32LE(start + 8);
-    const bytes = start + 12;
+    const n = page.readUInt32LE(start + 4);
+    const bytes = start + 8;
     let ascii = n === address.length;
     for (let i = 0; ascii && i < n; i++) {
       let c = address.charCodeAt(i);
