@@ -65,6 +65,23 @@ export class ChunkedOut {
     if (this.#length >= CHUNK) this.flush();
   }
 
+  /**
+   * For a sink of bytes: lets `write` write at most `max` bytes of `value` straight into the
+   * chunk, at `at` in `page`; `write` returns how many it wrote, or -1 for none. Returns whether
+   * they were written (false too for a sink of text, or `max` past a chunk): the caller then
+   * writes the text another way.
+   */
+  fill<T>(max: number, write: (page: Buffer, at: number, value: T) => number, value: T): boolean {
+    if (!this.#bytes || max > CHUNK) return false;
+    if (this.#length + max > CHUNK * 2) this.flush();
+    this.#buffer ??= Buffer.allocUnsafe(CHUNK * 2);
+    const n = write(this.#buffer, this.#length, value);
+    if (n < 0) return false;
+    this.#length += n;
+    if (this.#length >= CHUNK) this.flush();
+    return true;
+  }
+
   flush(): void {
     if (this.#length === 0 && this.#parts.length === 0) return;
     if (this.#bytes) {

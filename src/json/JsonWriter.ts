@@ -74,6 +74,108 @@ function plainString(page: Buffer, k: number, text: string): number {
   return k;
 }
 
+/** What comes before each user, on a line of its own: a comma too but before the first. */
+const USER_INDENT = "\n    ";
+
+/**
+ * Bytes enough for writeUserItem's text of `value` when it is an object whose values are strings
+ * or arrays of strings (a user from CSV, from most JSON): 3 bytes a UTF-16 unit (text with
+ * nothing to escape: else the writer gives up); -1 for any other value.
+ */
+export function userItemBytes(value: unknown): number {
+  if (!isObject(value)) return -1;
+  let n = USER_INDENT.length + 3; // the comma and the braces
+  for (const key in value) {
+    const v = value[key];
+    n += 3 * key.length + 4; // quotes, colon, comma
+    if (typeof v === "string") n += 3 * v.length + 2;
+    else if (Array.isArray(v)) {
+      n += 2;
+      for (const item of v) {
+        if (typeof item !== "string") return -1;
+        n += 3 * item.length + 3;
+      }
+    } else return -1;
+  }
+  return n;
+}
+
+/**
+ * Writes into `page` at `at` what JsonWriter writes for a user after the first: a comma, the
+ * indent and JSON.stringify's text of `value` (see userItemBytes), byte for byte; returns the
+ * bytes written, or -1 when a string holds what JSON escapes (a quote, a backslash, a control
+ * character, a lone surrogate: JSON.stringify's text is then written instead).
+ */
+export function writeUserItem(page: Buffer, at: number, value: unknown): number {
+  page[at] = 0x2c;
+  const n = writeFirstUserItem(page, at + 1, value);
+  return n < 0 ? n : n + 1;
+}
+
+/** writeUserItem for the first user: without the comma. */
+export function writeFirstUserItem(page: Buffer, at: number, value: unknown): number {
+  let k = at;
+  for (let i = 0; i < USER_INDENT.length; i++) page[k++] = USER_INDENT.charCodeAt(i);
+  const object = value as Record<string, string | string[]>;
+  let next = 0x7b; // {
+  for (const key in object) {
+    page[k++] = next;
+    next = 0x2c;
+    k = unescapedString(page, k, key);
+    if (k < 0) return -1;
+    page[k++] = 0x3a;
+    const v = object[key] as string | string[];
+    if (typeof v === "string") k = unescapedString(page, k, v);
+    else {
+      page[k++] = 0x5b; // [
+      for (let i = 0; i < v.length && k >= 0; i++) {
+        if (i > 0) page[k++] = 0x2c;
+        k = unescapedString(page, k, v[i] as string);
+      }
+      if (k < 0) return -1;
+      page[k++] = 0x5d;
+    }
+    if (k < 0) return -1;
+  }
+  if (next === 0x7b) page[k++] = next;
+  page[k++] = 0x7d;
+  return k - at;
+}
+
+/**
+ * Writes `text` in quotes at `k`, in UTF-8, when JSON.stringify writes it with no escape (no
+ * quote, backslash, control character or lone surrogate); returns where it ends, or -1.
+ */
+function unescapedString(page: Buffer, k: number, text: string): number {
+  page[k++] = 0x22;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (c < 0x20 || c === 0x22 || c === 0x5c) return -1;
+      page[k++] = c;
+    } else if (c < 0x800) {
+      page[k++] = 0xc0 | (c >> 6);
+      page[k++] = 0x80 | (c & 0x3f);
+    } else if (c < 0xd800 || c > 0xdfff) {
+      page[k++] = 0xe0 | (c >> 12);
+      page[k++] = 0x80 | ((c >> 6) & 0x3f);
+      page[k++] = 0x80 | (c & 0x3f);
+    } else {
+      const low = text.charCodeAt(i + 1); // NaN past the end
+      if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return -1;
+      const p = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+      page[k++] = 0xf0 | (p >> 18);
+      page[k++] = 0x80 | ((p >> 12) & 0x3f);
+      page[k++] = 0x80 | ((p >> 6) & 0x3f);
+      page[k++] = 0x80 | (p & 0x3f);
+      i++;
+    }
+  }
+  page[k++] = 0x22;
+  return k;
+}
+
 /** A DocumentWriter producing JSON text; it takes values as read (anything JSON.stringify takes). */
 export class JsonWriter implements DocumentWriter {
   readonly #out: ChunkedOut;
@@ -94,7 +196,11 @@ export class JsonWriter implements DocumentWriter {
 
   user(value: unknown): void {
     this.#enter("users");
-    this.#item(json(value));
+    // most users are short text: their bytes are written as JSON.stringify writes them, without it
+    const bytes = userItemBytes(value);
+    const first = this.#items === 0;
+    if (bytes >= 0 && this.#out.fill(bytes, first ? writeFirstUserItem : writeUserItem, value)) this.#items++;
+    else this.#item(json(value));
   }
 
   license(index: number, value: unknown, userCount: number): void {

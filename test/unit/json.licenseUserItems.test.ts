@@ -88,3 +88,63 @@ describe("a license's users given as JSON items", () => {
     );
   });
 });
+
+describe("users written as bytes (a user of short text, without JSON.stringify)", () => {
+  // values a user may hold: text of every kind, lists of it, and what takes JSON.stringify's path
+  const valueArb = fc.oneof(
+    { weight: 6, arbitrary: textArb },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom("😀 Zoë", "a\ud83d", "\udc00b", "\u2028\u2029", "ß\u00a0ü", "\u007f"),
+    },
+    { weight: 2, arbitrary: fc.array(textArb, { maxLength: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(7, 1.5, -0, true, null, undefined, [1, "a"], { a: "b" }, [], {}),
+    },
+  );
+  const keyArb = fc.oneof(
+    fc.constantFrom("email", "firstName", "roles", "0", "10", "2", 'a"b', "é"),
+    textArb,
+  );
+  const userValueArb = fc.dictionary(keyArb, valueArb, { maxKeys: 8 });
+
+  /** The document a writer writes of `users`, into a sink of bytes (the fast path) or of text. */
+  function document(users: unknown[], sink: "bytes" | "text"): string {
+    const chunks: Buffer[] = [];
+    let text = "";
+    const writer = new JsonWriter(
+      sink === "bytes"
+        ? { bytes: (chunk: Uint8Array) => chunks.push(Buffer.from(chunk)) }
+        : (s: string) => {
+            text += s;
+          },
+    );
+    for (const user of users) writer.user(user);
+    writer.license(0, { name: "Pro" }, 0);
+    writer.end();
+    return sink === "bytes" ? Buffer.concat(chunks).toString("utf8") : text;
+  }
+
+  it("writes, byte for byte, what JSON.stringify writes, whatever the keys, their order and the values", () => {
+    fc.assert(
+      fc.property(fc.array(userValueArb, { maxLength: 6 }), (users) => {
+        const bytes = document(users, "bytes");
+        expect(bytes).toBe(document(users, "text"));
+        expect(JSON.parse(bytes).users ?? []).toEqual(JSON.parse(JSON.stringify(users)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("writes plain users past a chunk's end as one document", () => {
+    const users = Array.from({ length: 5000 }, (_, i) => ({
+      email: `user${i}@example.com`,
+      firstName: "Ada",
+      roles: ["admin", "dev"],
+    }));
+    const bytes = document(users, "bytes");
+    expect(bytes.length).toBeGreaterThan(3 * 65536);
+    expect(bytes).toBe(document(users, "text"));
+  });
+});
