@@ -3,6 +3,7 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { UserDefinitions } from "../../src/csv/_UserDefinitions.js";
 import { JsonWriter, pipeDocument, type Report, validateStream, validateText } from "../../src/index.js";
 import { getValidators } from "../../src/schema/validators.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
@@ -363,6 +364,35 @@ describe("hints", () => {
     );
     expect(expectFinding(csv('email,firstName\na@b.co,"Ada\n'), { code: "csv.quote" }).hint).toBe(
       'the file may be truncated, or a quote inside a quoted cell is not doubled (write "" for ")',
+    );
+  });
+});
+
+describe("the row that first defines each user (kept to compare the user's later rows with)", () => {
+  const cellArb = fc.oneof(
+    fc.constantFrom("", "Ada", "Béatrice", "Nguyễn", "😀 Zoë", "a,b", '"q"', "line\nbreak"),
+    fc.string({ maxLength: 20 }),
+  );
+  it("is given back as stored, cell by cell, from memory or from its temporary file", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(cellArb, { minLength: 1, maxLength: 9 }), { minLength: 1, maxLength: 300 }),
+        fc.array(fc.nat(), { maxLength: 50 }),
+        fc.constantFrom(64, 4096, 1 << 22),
+        (users, picks, budget) => {
+          const definitions = new UserDefinitions(budget);
+          try {
+            users.forEach((cells, user) => definitions.put(user, user + 2, user + 3, [...cells]));
+            for (const pick of [...picks, users.length - 1, 0]) {
+              const user = pick % users.length;
+              expect(definitions.get(user)).toEqual({ row: user + 2, line: user + 3, cells: users[user] });
+            }
+          } finally {
+            definitions.dispose();
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });
