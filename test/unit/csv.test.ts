@@ -382,7 +382,8 @@ describe("the row that first defines each user (kept to compare the user's later
         (users, picks, budget) => {
           const definitions = new UserDefinitions(budget);
           try {
-            users.forEach((cells, user) => definitions.put(user, user + 2, user + 3, [...cells]));
+            for (const [user, cells] of users.entries())
+              definitions.put(user, user + 2, user + 3, [...cells]);
             for (const pick of [...picks, users.length - 1, 0]) {
               const user = pick % users.length;
               expect(definitions.get(user)).toEqual({ row: user + 2, line: user + 3, cells: users[user] });
