@@ -3,7 +3,7 @@
 // nothing to scan (about 5 % of validating 100 MB). The command line starts it as it begins a
 // large JSON file, so that it boots while the command loads its modules; the pass then takes it
 // (jsonParallel) and tells it what to read. Until taken it is unref'd: one never taken (the
-// command stopped before its pass) keeps the process from nothing.
+// command stopped before its pass) does not keep the process alive.
 
 import { Worker } from "node:worker_threads";
 import type { DecoderData } from "./_jsonWorker.js";
