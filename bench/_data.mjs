@@ -22,21 +22,6 @@ export function jsonNextData(megabytes) {
   return data(`users-${megabytes}mb-next.json`, megabytes, ["json-next"]);
 }
 
-/** A generated JSON data file of about `megabytes` MB with a user a line: the most users for its size. */
-export function jsonUsersData(megabytes) {
-  return shapeData(shapeNamed("json-lines"), megabytes);
-}
-
-/** The path of a generated CSV data file (an HR export's layout) of about `megabytes` MB, with its counts. */
-export function csvData(megabytes) {
-  return shapeData(shapeNamed("csv-licenses"), megabytes);
-}
-
-/** A generated CSV of about `megabytes` MB with every user on one row: the most users for its size. */
-export function csvUsersData(megabytes) {
-  return shapeData(shapeNamed("csv-one-license"), megabytes);
-}
-
 /**
  * A generated data file of about `megabytes` MB in `shape` (one of _shapes.mjs), with its counts;
  * the shapes of today's files are those files.

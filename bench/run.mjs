@@ -25,16 +25,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  csvData,
-  csvUsersData,
-  exportData,
-  jsonData,
-  jsonNextData,
-  jsonUsersData,
-  shapeData,
-  xlsxData,
-} from "./_data.mjs";
+import { exportData, jsonData, jsonNextData, shapeData, xlsxData } from "./_data.mjs";
 import { available, mb, measureNode, measureProgram, median, rate, withBusyCpu } from "./_measure.mjs";
 import { CSV_SHAPES, JSON_SHAPES, selectShapes } from "./_shapes.mjs";
 import {
@@ -140,13 +131,13 @@ if (runs("json")) {
   }
 }
 
-// ── JSON validate, 1 GB: syncfile alone (the baseline cannot hold the file in a string), on an
-// idle machine and with the other CPU kept busy; the generator's shape and a user a line (the most users)
+// ── JSON validate, 1 GB of each JSON shape: syncfile alone (the baseline cannot hold the file in
+// a string), on an idle machine and with the other CPU kept busy
 if (runs("json") && !process.env.BENCH_SKIP_1GB) {
-  for (const [k, data] of [await jsonData(1000), await jsonUsersData(1000)].entries()) {
+  for (const [k, { shape, data }] of (await generated(selectShapes(JSON_SHAPES, SHAPES), 1000)).entries()) {
     line();
     line(
-      `JSON validate, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.licenseUsers.toLocaleString("en-US")} license users)`,
+      `JSON validate, ${shape.name}, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.licenseUsers.toLocaleString("en-US")} license users)`,
     );
     const validate = () => measureNode(CLI, ["validate", data.path, "--format", "json"]);
     for (const busy of [false, true]) {
@@ -362,12 +353,12 @@ if (runs("xlsx")) {
 if (runs("csv") && !process.env.BENCH_SKIP_1GB) {
   const out = mkdtempSync(join(tmpdir(), "syncfile-bench-out-"));
   try {
-    // the export's shape (rows of a user together), and every user on a row of its own: the
-    // most users 1 GB holds, where what grows with the users shows
-    for (const data of [await csvData(1000), await csvUsersData(1000)]) {
+    // every CSV shape: rows of a user together, and every user on a row of their own (the most
+    // users 1 GB holds, where what grows with the users shows)
+    for (const { shape, data } of await generated(selectShapes(CSV_SHAPES, SHAPES), 1000)) {
       line();
       line(
-        `CSV, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.rows.toLocaleString("en-US")} rows)`,
+        `CSV, ${shape.name}, ${(data.bytes / 1e6).toFixed(0)} MB (${data.users.toLocaleString("en-US")} users, ${data.rows.toLocaleString("en-US")} rows)`,
       );
       const ours = await measureNode(CLI, [
         "convert",
