@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { type Command, Option } from "commander";
 import type { MappingDocument } from "syncfile/internal/mapping/MappingDocument.js";
 import { PROFILES } from "syncfile/internal/mapping/profiles.js";
-import { formatOf } from "syncfile/internal/pass/formatOf.js";
+import { formatOf, type InputFormat } from "syncfile/internal/pass/formatOf.js";
 import type { Finding } from "syncfile/internal/report/Finding.js";
 import { formatGithub } from "syncfile/internal/report/formatGithub.js";
 import { formatHtml } from "syncfile/internal/report/formatHtml.js";
@@ -64,10 +64,15 @@ export function addReportOptions(command: Command): Command {
     );
 }
 
+/** How `file` (- for standard input) is read: as --input-format says, else by its name. */
+function inputFormatOf(file: string, flags: ReportFlags): InputFormat {
+  return flags.inputFormat ?? (file === "-" ? "json" : formatOf(file));
+}
+
 /** Rejects --sheet for an input that is not read as a workbook, --profile and --mapping for JSON. */
 export function checkInputFlags(files: readonly string[], flags: ReportFlags): void {
   for (const file of files) {
-    const format = flags.inputFormat ?? (file === "-" ? "json" : formatOf(file));
+    const format = inputFormatOf(file, flags);
     const input = file === "-" ? "standard input" : file;
     if (flags.sheet !== undefined && format !== "xlsx") {
       throw new UsageError(
@@ -89,7 +94,7 @@ export function checkInputFlags(files: readonly string[], flags: ReportFlags): v
  * so that the thread boots while the command loads the rest of its modules (prestart.ts).
  */
 export async function prestartFor(file: string, flags: ReportFlags): Promise<void> {
-  if (file === "-" || (flags.inputFormat ?? formatOf(file)) !== "json") return;
+  if (file === "-" || inputFormatOf(file, flags) !== "json") return;
   const { prestartJsonWorker } = await import("syncfile/internal/pass/prestart.js");
   prestartJsonWorker(sizeOf(file));
 }

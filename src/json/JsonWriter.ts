@@ -30,9 +30,9 @@ export function licenseUserItemBytes(value: Readonly<Record<string, string>>): n
  * Writes into `page` at `at` what JsonWriter writes for a license's user after its first: a
  * comma, a new line and the indent, then `value` as JSON (JSON.stringify's text, its object's
  * properties all strings: a license user as a CSV row gives it). The page has room for
- * licenseUserItemBytes(value) bytes there. Returns the bytes written. Strings of printable
- * ASCII without quotes or backslashes are copied byte by byte; any other value is
- * JSON.stringify's (a native call per short string costs more than the copy).
+ * licenseUserItemBytes(value) bytes there. Returns the bytes written. Text JSON does not
+ * escape is copied as UTF-8 (writeObject); any other value is JSON.stringify's (a native call
+ * per short string costs more than the copy).
  */
 export function writeLicenseUserItem(
   page: Buffer,
@@ -42,36 +42,8 @@ export function writeLicenseUserItem(
   let k = at;
   page[k++] = 0x2c; // ,
   for (let i = 0; i < LICENSE_USER_INDENT.length; i++) page[k++] = LICENSE_USER_INDENT.charCodeAt(i);
-  const start = k;
-  let next = 0x7b; // {, then a comma between properties
-  for (const key in value) {
-    page[k++] = next;
-    next = 0x2c;
-    k = plainString(page, k, key);
-    if (k < 0) break;
-    page[k++] = 0x3a; // :
-    k = plainString(page, k, value[key] as string);
-    if (k < 0) break;
-  }
-  if (k < 0) return start - at + page.write(JSON.stringify(value), start, "utf8");
-  if (next === 0x7b) page[k++] = next; // {}
-  page[k++] = 0x7d; // }
-  return k - at;
-}
-
-/**
- * Writes `text` in quotes at `k` when JSON.stringify writes it so, byte for byte (printable
- * ASCII, neither a quote nor a backslash); returns where it ends, or -1 when it is not such text.
- */
-function plainString(page: Buffer, k: number, text: string): number {
-  page[k++] = 0x22;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return -1;
-    page[k++] = c;
-  }
-  page[k++] = 0x22;
-  return k;
+  const end = writeObject(page, k, value);
+  return (end < 0 ? k + page.write(JSON.stringify(value), k, "utf8") : end) - at;
 }
 
 /** What comes before each user, on a line of its own: a comma too but before the first. */
@@ -116,15 +88,27 @@ export function writeUserItem(page: Buffer, at: number, value: unknown): number 
 export function writeFirstUserItem(page: Buffer, at: number, value: unknown): number {
   let k = at;
   for (let i = 0; i < USER_INDENT.length; i++) page[k++] = USER_INDENT.charCodeAt(i);
-  const object = value as Record<string, string | string[]>;
-  let next = 0x7b; // {
+  const end = writeObject(page, k, value as Readonly<Record<string, string | readonly string[]>>);
+  return end < 0 ? end : end - at;
+}
+
+/**
+ * Writes `object` at `k` as JSON.stringify does, byte for byte, when its values are strings or
+ * arrays of strings and no string holds what JSON escapes; returns where it ends, or -1.
+ */
+function writeObject(
+  page: Buffer,
+  k: number,
+  object: Readonly<Record<string, string | readonly string[]>>,
+): number {
+  let next = 0x7b; // {, then a comma between properties
   for (const key in object) {
     page[k++] = next;
     next = 0x2c;
     k = unescapedString(page, k, key);
     if (k < 0) return -1;
-    page[k++] = 0x3a;
-    const v = object[key] as string | string[];
+    page[k++] = 0x3a; // :
+    const v = object[key] as string | readonly string[];
     if (typeof v === "string") k = unescapedString(page, k, v);
     else {
       page[k++] = 0x5b; // [
@@ -133,13 +117,13 @@ export function writeFirstUserItem(page: Buffer, at: number, value: unknown): nu
         k = unescapedString(page, k, v[i] as string);
       }
       if (k < 0) return -1;
-      page[k++] = 0x5d;
+      page[k++] = 0x5d; // ]
     }
     if (k < 0) return -1;
   }
-  if (next === 0x7b) page[k++] = next;
-  page[k++] = 0x7d;
-  return k - at;
+  if (next === 0x7b) page[k++] = next; // {}
+  page[k++] = 0x7d; // }
+  return k;
 }
 
 /**
