@@ -8,6 +8,7 @@
 // copies, and no dropped array of megabytes waits for a garbage collection (a thread that
 // allocates little has few: forcing one after each spill lowered the CSV worker's peak).
 
+import { readFully } from "./readFully.js";
 import { openSpill, type SpillFile } from "./spill.js";
 
 /** About this many keys a bucket: the bucket index costs 4 bytes per 8 keys. */
@@ -189,7 +190,7 @@ export class FingerprintRuns {
     for (const run of this.#runs) {
       const i = indexOf(run, h1, h2, this.#pages);
       if (i < 0) continue;
-      readAll(run.payloads, new Uint8Array(this.#payload.buffer), i * 4);
+      readFully(run.payloads, new Uint8Array(this.#payload.buffer), i * 4, "FingerprintRuns");
       return this.#payload[0] as number;
     }
     return -1;
@@ -202,15 +203,6 @@ export class FingerprintRuns {
       this.#pages.give(run, 0);
     }
     this.#runs = [];
-  }
-}
-
-/** Fills `into` from `file` at `position`. */
-function readAll(file: SpillFile, into: Uint8Array, position: number): void {
-  for (let read = 0; read < into.length; ) {
-    const n = file.read(into, read, into.length - read, position + read);
-    if (n === 0) throw new Error("FingerprintRuns: a temporary file is shorter than written");
-    read += n;
   }
 }
 
@@ -248,7 +240,7 @@ class RunReader {
     const i = this.#i;
     if (i >= this.#chunkEnd) {
       const n = Math.min(this.#chunk.length, this.#run.count - i);
-      readAll(this.#run.payloads, new Uint8Array(this.#chunk.buffer, 0, n * 4), i * 4);
+      readFully(this.#run.payloads, new Uint8Array(this.#chunk.buffer, 0, n * 4), i * 4, "FingerprintRuns");
       this.#chunkStart = i;
       this.#chunkEnd = i + n;
     }

@@ -7,6 +7,7 @@ import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { KeyPartitions } from "../../src/spill/KeyPartitions.js";
 import { MemorySpill } from "../../src/spill/MemorySpill.js";
 import { readLines } from "../../src/spill/readLines.js";
 import { openSpill, type SpillFile } from "../../src/spill/spill.js";
@@ -108,5 +109,34 @@ describe("spill", () => {
       expect(read.every((line, i) => line === lines[i])).toBe(true);
       spill.close();
     }
+  });
+});
+
+describe("KeyPartitions", () => {
+  it("gives each partition its entries back in the order pushed, from blocks on disk and in memory", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer(), fc.integer(), fc.integer(), fc.integer()), { maxLength: 300 }),
+        fc.nat(3),
+        fc.integer({ min: 1, max: 7 }),
+        (entries, bits, blockEntries) => {
+          const partitions = new KeyPartitions(bits, blockEntries);
+          try {
+            for (const [h1, h2, a, b] of entries) partitions.push(h1, h2, a, b);
+            expect(partitions.count).toBe(entries.length);
+            for (let p = 0; p < partitions.partitions; p++) {
+              const expected = entries.filter(([h1]) => (bits === 0 ? 0 : h1 >>> (32 - bits)) === p);
+              const read: number[][] = [];
+              partitions.forEach(p, (h1, h2, a, b) => read.push([h1, h2, a, b]));
+              expect(read).toEqual(expected);
+              expect(partitions.countOf(p)).toBe(expected.length);
+            }
+          } finally {
+            partitions.dispose();
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
