@@ -24,9 +24,10 @@ export function defaultChecks(emails = new UserEmails(), order?: LicenseUserOrde
     lastUsedDate(),
     storableText(),
     unknownProperties(),
-    uniqueEmails(emails),
+    // the license users' check ends first: the duplicate-email check's end settles what both deferred
     licenseUsers(emails, order),
+    uniqueEmails(emails),
     uniqueLicenseNames(),
-    validUsers(),
+    validUsers(emails),
   ];
 }

@@ -19,6 +19,12 @@ const JSON_EMAILS_IN_TABLE = 512 * 1024;
  */
 const JSON_ADDRESS_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Past this many users, a JSON validation compares the later ones at the end, by partitions on
+ * disk (UserEmails' deferPast): memory stays flat however many users a file has. Tests lower it.
+ */
+export const jsonEmails = { deferPast: JSON_EMAILS_IN_TABLE, tableKeys: 64 * 1024 };
+
 /** Runs the checks on each record as it arrives, and collects every finding. */
 export class ValidationCore {
   readonly #options: NormalizedValidateOptions;
@@ -44,7 +50,11 @@ export class ValidationCore {
    * looked up without searching the compact runs: faster for the files most have, for a little
    * more memory at the peak of a file of millions.
    */
-  readonly #emails = new UserEmails(JSON_EMAILS_IN_TABLE, 0, { addressBytes: JSON_ADDRESS_BYTES });
+  readonly #emails = new UserEmails(JSON_EMAILS_IN_TABLE, 0, {
+    addressBytes: JSON_ADDRESS_BYTES,
+    deferPast: jsonEmails.deferPast,
+    tableKeys: jsonEmails.tableKeys,
+  });
 
   /** Where the reader sends records and its own findings. */
   readonly sink: RecordSink;
