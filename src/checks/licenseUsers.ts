@@ -17,11 +17,10 @@ import { SpillList } from "../spill/SpillList.js";
 import type { Check, CheckContext } from "./Check.js";
 
 /**
- * The users of one license kept in the hash table before they go to a compact run (about 3 MB;
- * 6.5 bytes a user past them). 1 M took a 4 GB validation whose licenses have a million users
- * each 20 MB above the 1 GB one's peak; 128 k keeps the two within 1 % (issue 54).
+ * The users of one license kept in the hash table before they go to a compact run (about 18 MB),
+ * unless users are deferred (UserEmails' listedPast: then 128 k, the rest compared at the end).
  */
-const IN_LICENSE_MEMORY_KEYS = 128 * 1024;
+const IN_LICENSE_MEMORY_KEYS = 1024 * 1024;
 /**
  * The interleaved part's table is sized from the start for the license users a thread checks
  * as their rows come (AS_ROWS_COME): 1 M slots, 4 MB, whose pages cost memory only once used.
@@ -54,6 +53,8 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
     ? new FingerprintSet(INTERLEAVED_MEMORY_KEYS, INTERLEAVED_EXPECTED_KEYS)
     : null;
   const deferred = new SpillList<Deferred>();
+  // a license's users past emails.listedPast, once users are deferred: decided at the end
+  const listed = emails.deferredKeys();
   let license = -1;
 
   return {
@@ -75,7 +76,13 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
         }
         // after an interleaved part, the license's users there came before
         first = interleaved ? interleaved.get(inLicenseH1(license), lastFingerprint.h2) : -1;
-        if (first < 0) first = inLicense.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
+        if (first < 0 && inLicense.size < emails.listedPast) {
+          first = inLicense.add(lastFingerprint.h1, lastFingerprint.h2, record.index);
+        } else if (first < 0) {
+          first = inLicense.get(lastFingerprint.h1, lastFingerprint.h2);
+          const { h2 } = lastFingerprint;
+          if (first < 0) listed.key(inLicenseH1(license), h2, record.index, email, license, record.index);
+        }
       }
       if (first >= 0) {
         context.report("license.user.duplicate", record, {
@@ -94,9 +101,22 @@ export function licenseUsers(emails: UserEmails, order: LicenseUserOrder = { int
       for (const { email, place } of deferred) {
         if (!emails.has(email, -1, -1, place)) reportUnknownLicenseUser(context, email, null, place);
       }
+      // listed twice, found at the end: reported by pointer (its place in the text is not kept)
+      listed.settle({
+        repeat({ email, license, index }, _, first) {
+          emails.excuse(license, index);
+          context.report("license.user.duplicate", null, {
+            place: { pointer: `/licenses/${license}/users/${index}/email` },
+            value: email,
+            params: { value: showValue(email), first: `/licenses/${license}/users/${first}` },
+          });
+        },
+        missing() {},
+      });
     },
     dispose() {
       deferred.dispose();
+      listed.dispose();
       inLicense.dispose();
       interleaved?.dispose();
     },

@@ -7,28 +7,19 @@
 //
 // Past `deferPast` users (a JSON validation's: 512 k), memory stays flat instead: a later user
 // is looked up among the first ones at once (the AddressSet), and among the other later ones
-// at the end, by partitions on disk (KeyPartitions); a license user not among the first users
+// at the end, by partitions on disk (DeferredKeys); a license user not among the first users
 // waits for the end the same way. Those found at the end are decided by the keyed fingerprint
 // of the email (as a license user listed twice is: a false "duplicate" has a chance of about
 // n² / 2^65 in n users, which no file can raise), and are reported by their pointer and email:
 // where in the text they were is not kept for millions of records.
 
 import { AddressSet, type AddressSetOptions } from "../spill/AddressSet.js";
-import { ByteLog, writeText, writeU32 } from "../spill/ByteLog.js";
+import { DeferredKeys } from "../spill/DeferredKeys.js";
 import { fingerprint, lastFingerprint } from "../spill/fingerprint.js";
-import { KeyPartitions } from "../spill/KeyPartitions.js";
 import type { Place } from "./DataRecord.js";
 
-/** Bytes of deferred emails kept in memory before they go to the temporary file. */
-const LOG_MEMORY_BYTES = 1024 * 1024;
-/** A log record's offset is stored a quarter: records are padded to 4 bytes, offsets below 8 GiB. */
-const MAX_OFFSET = 4 * 0x7fffffff;
-/** Bytes before a log record's email: its length, license and index. */
-const HEAD = 12;
-/** Users compared at once at the end: a table of 128 k slots (1.7 MB), a partition or a part of one. */
-const TABLE_KEYS = 64 * 1024;
-/** Set in an entry's word `a` when the user has no other error. */
-const VALID = 0x80000000 | 0;
+/** Set in a deferred user's payload when the user has no other error. */
+const VALID = 0x40000000;
 
 /** What the end of a pass found among the users and license users it deferred, in file order. */
 export interface SettledEmails {
@@ -44,20 +35,23 @@ export interface UserEmailsOptions extends AddressSetOptions {
   deferPast?: number;
   /** Users compared at once at the end (default 64 k): a partition of more is compared in parts. */
   tableKeys?: number;
+  /** Once users are deferred, the users of a license past this many are too (default 128 k). */
+  listedPast?: number;
 }
+
+/** The users of one license kept at hand once users are deferred (about 3 MB). */
+const LISTED_PAST = 128 * 1024;
 
 /** Users' emails, compared case-insensitively, each with the index of the first user who has it. */
 export class UserEmails {
   readonly #set: AddressSet;
   readonly #deferPast: number;
-  readonly #tableKeys: number;
+  readonly #deferred: DeferredKeys<Place>;
+  readonly #tableKeys: number | undefined;
+  readonly #listedPast: number;
+  /** License users found at the end to be listed twice ("license/index"): not also unknown. */
+  #excused: Set<string> | null = null;
   #users = 0;
-  /** The users past deferPast: (fingerprint, index | VALID, log offset / 4). */
-  #later: KeyPartitions | null = null;
-  /** License users to find among them: (fingerprint, 0, log offset / 4). */
-  #lookups: KeyPartitions | null = null;
-  /** The deferred records' emails, and where they are. */
-  #log: ByteLog | null = null;
   #duplicatesOfValid = 0;
 
   /**
@@ -68,7 +62,9 @@ export class UserEmails {
   constructor(memoryKeys?: number, expectedKeys?: number, options: UserEmailsOptions = {}) {
     this.#set = new AddressSet(memoryKeys, expectedKeys, options);
     this.#deferPast = options.deferPast ?? Number.POSITIVE_INFINITY;
-    this.#tableKeys = options.tableKeys ?? TABLE_KEYS;
+    this.#deferred = new DeferredKeys<Place>(options.tableKeys);
+    this.#tableKeys = options.tableKeys;
+    this.#listedPast = options.listedPast ?? LISTED_PAST;
   }
 
   /**
@@ -83,10 +79,9 @@ export class UserEmails {
     const first = this.#set.get(email);
     if (first >= 0) return first;
     this.#users++;
-    this.#later ??= new KeyPartitions();
-    const ref = this.#write(email, -1, index, null);
     fingerprint(email, true);
-    this.#later.push(lastFingerprint.h1, lastFingerprint.h2, valid ? index | VALID : index, ref);
+    const payload = valid ? index | VALID : index;
+    this.#deferred.key(lastFingerprint.h1, lastFingerprint.h2, payload, email, -1, index);
     return -1;
   }
 
@@ -98,12 +93,29 @@ export class UserEmails {
    */
   has(email: string, license = -1, index = -1, place: Place | null = null): boolean {
     if (this.#set.has(email)) return true;
-    if (!this.#later) return false;
-    this.#lookups ??= new KeyPartitions();
-    const ref = this.#write(email, license, index, place);
+    if (!this.#deferred.hasKeys) return false;
     fingerprint(email, true);
-    this.#lookups.push(lastFingerprint.h1, lastFingerprint.h2, 0, ref);
+    this.#deferred.lookup(lastFingerprint.h1, lastFingerprint.h2, email, license, index, place);
     return true;
+  }
+
+  /**
+   * How many users of a license the license-user check keeps at hand: past them, once users
+   * are deferred, whether one is listed twice is decided at the end too (`deferredKeys`).
+   */
+  get listedPast(): number {
+    return this.#deferred.hasKeys ? this.#listedPast : Number.POSITIVE_INFINITY;
+  }
+
+  /** Keys to defer to the end the way users are (another check's). */
+  deferredKeys(): DeferredKeys {
+    return new DeferredKeys(this.#tableKeys);
+  }
+
+  /** License user `index` of `license` was found at the end to be listed twice: not also unknown. */
+  excuse(license: number, index: number): void {
+    this.#excused ??= new Set();
+    this.#excused.add(`${license}/${index}`);
   }
 
   /** How many users without another error `settle` found to share an earlier user's email. */
@@ -116,162 +128,22 @@ export class UserEmails {
    * repeats an email and each license user that is no user, in file order.
    */
   settle(found: SettledEmails): void {
-    const later = this.#later;
-    if (!later) return;
-    const lookups = this.#lookups;
-    // [index, first, ref] of duplicates; [ref] of unknown license users
-    const duplicates: number[] = [];
-    const unknown: number[] = [];
-    // a partition of more than TABLE_KEYS users is compared in parts, by the next bits of h1
-    const tableKeys = this.#tableKeys;
-    const table = new PartitionTable(tableKeys);
-    const partitionBits = Math.log2(later.partitions);
-    for (let p = 0; p < later.partitions; p++) {
-      let partBits = 0;
-      while (later.countOf(p) > tableKeys * 2 ** partBits) partBits++;
-      const shift = 32 - partitionBits - partBits;
-      const mask = (1 << partBits) - 1;
-      for (let part = 0; part <= mask; part++) {
-        table.clear();
-        later.forEach(p, (h1, h2, a, ref) => {
-          if (partBits > 0 && ((h1 >>> shift) & mask) !== part) return;
-          const index = a & 0x7fffffff;
-          const first = table.add(h1, h2, index);
-          if (first < 0) return;
-          duplicates.push(index, first, ref);
-          if (a < 0) this.#duplicatesOfValid++;
-        });
-        lookups?.forEach(p, (h1, h2, _, ref) => {
-          if (partBits > 0 && ((h1 >>> shift) & mask) !== part) return;
-          if (!table.has(h1, h2)) unknown.push(ref);
-        });
-      }
-    }
-    const order = Array.from({ length: duplicates.length / 3 }, (_, k) => k);
-    order.sort((x, y) => (duplicates[3 * x] as number) - (duplicates[3 * y] as number));
-    for (const k of order) {
-      const { email } = this.#read(duplicates[3 * k + 2] as number);
-      found.duplicate(duplicates[3 * k] as number, duplicates[3 * k + 1] as number, email);
-    }
-    // license users were deferred in file order (those before the users at the end, by place)
-    unknown.sort((x, y) => x - y);
-    for (const ref of unknown) {
-      const { email, license, index, place } = this.#read(ref);
-      found.unknown(email, place ?? { pointer: `/licenses/${license}/users/${index}/email` });
-    }
+    if (!this.#deferred.hasKeys) return;
+    this.#deferred.settle({
+      repeat: (user, payload, first) => {
+        if (payload & VALID) this.#duplicatesOfValid++;
+        found.duplicate(user.index, first & ~VALID, user.email);
+      },
+      missing: ({ email, license, index, place }) => {
+        if (this.#excused?.has(`${license}/${index}`)) return;
+        found.unknown(email, place ?? { pointer: `/licenses/${license}/users/${index}/email` });
+      },
+    });
   }
 
   /** Deletes the temporary files of the emails that did not fit in memory. */
   dispose(): void {
     this.#set.dispose();
-    this.#later?.dispose();
-    this.#lookups?.dispose();
-    this.#log?.dispose();
-  }
-
-  /**
-   * Writes a deferred record to the log: its email's UTF-8 length, its license (-1: a user's),
-   * its index, the email, and `place` as JSON when given; returns its offset / 4.
-   */
-  #write(email: string, license: number, index: number, place: Place | null): number {
-    this.#log ??= new ByteLog();
-    const log = this.#log;
-    if (log.size > MAX_OFFSET) throw new Error("UserEmails: more than 8 GiB of deferred emails");
-    const placeText = place ? JSON.stringify(place) : "";
-    const { page, at } = log.reserve(HEAD + 3 * email.length + 3 * placeText.length + 3);
-    const n = writeText(page, at + HEAD, email);
-    const m = writeText(page, at + HEAD + n, placeText);
-    writeU32(page, at, n);
-    writeU32(page, at + 4, license);
-    writeU32(page, at + 8, index);
-    // the padding reads as the end of the place: JSON text never holds a NUL
-    page.fill(0, at + HEAD + n + m, at + ((HEAD + n + m + 3) & ~3));
-    const offset = log.commit((HEAD + n + m + 3) & ~3);
-    if (log.memoryBytes > LOG_MEMORY_BYTES) log.spill();
-    return offset / 4;
-  }
-
-  #read(ref: number): { email: string; license: number; index: number; place: Place | null } {
-    const { page, at, length } = (this.#log as ByteLog).read(ref * 4);
-    const n = page.readUInt32LE(at);
-    const email = page.toString("utf8", at + HEAD, at + HEAD + n);
-    let end = at + length;
-    while (end > at + HEAD + n && page[end - 1] === 0) end--;
-    const place =
-      end > at + HEAD + n ? (JSON.parse(page.toString("utf8", at + HEAD + n, end)) as Place) : null;
-    return { email, license: page.readInt32LE(at + 4), index: page.readInt32LE(at + 8), place };
-  }
-}
-
-/**
- * An open-addressing table of one partition's fingerprints (or a part's), with a payload each:
- * sized for the keys a part is expected to hold, it grows should one hold more.
- */
-class PartitionTable {
-  #h1: Int32Array;
-  #h2: Int32Array;
-  #payload: Int32Array;
-  #used: Uint8Array;
-  #mask: number;
-  #count = 0;
-
-  constructor(keys: number) {
-    let slots = 16;
-    while (slots < keys * 2) slots *= 2;
-    this.#h1 = new Int32Array(slots);
-    this.#h2 = new Int32Array(slots);
-    this.#payload = new Int32Array(slots);
-    this.#used = new Uint8Array(slots);
-    this.#mask = slots - 1;
-  }
-
-  clear(): void {
-    this.#used.fill(0);
-    this.#count = 0;
-  }
-
-  /** Adds the key with `payload`; returns the payload of the same key added before, or -1. */
-  add(h1: number, h2: number, payload: number): number {
-    let slot = this.#slot(h1, h2);
-    if (this.#used[slot]) return this.#payload[slot] as number;
-    if (++this.#count * 4 > this.#used.length * 3) {
-      this.#grow();
-      slot = this.#slot(h1, h2);
-    }
-    this.#used[slot] = 1;
-    this.#h1[slot] = h1;
-    this.#h2[slot] = h2;
-    this.#payload[slot] = payload;
-    return -1;
-  }
-
-  has(h1: number, h2: number): boolean {
-    return this.#used[this.#slot(h1, h2)] === 1;
-  }
-
-  /** The key's slot, or the empty one where it would go. */
-  #slot(h1: number, h2: number): number {
-    let slot = (h1 ^ Math.imul(h2, 0x9e3779b1)) & this.#mask;
-    while (this.#used[slot] && (this.#h1[slot] !== h1 || this.#h2[slot] !== h2))
-      slot = (slot + 1) & this.#mask;
-    return slot;
-  }
-
-  #grow(): void {
-    const [h1, h2, payload, used] = [this.#h1, this.#h2, this.#payload, this.#used];
-    const slots = used.length * 2;
-    this.#h1 = new Int32Array(slots);
-    this.#h2 = new Int32Array(slots);
-    this.#payload = new Int32Array(slots);
-    this.#used = new Uint8Array(slots);
-    this.#mask = slots - 1;
-    for (let i = 0; i < used.length; i++) {
-      if (!used[i]) continue;
-      const slot = this.#slot(h1[i] as number, h2[i] as number);
-      this.#used[slot] = 1;
-      this.#h1[slot] = h1[i] as number;
-      this.#h2[slot] = h2[i] as number;
-      this.#payload[slot] = payload[i] as number;
-    }
+    this.#deferred.dispose();
   }
 }

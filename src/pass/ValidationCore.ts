@@ -23,7 +23,7 @@ const JSON_ADDRESS_BYTES = 4 * 1024 * 1024;
  * Past this many users, a JSON validation compares the later ones at the end, by partitions on
  * disk (UserEmails' deferPast): memory stays flat however many users a file has. Tests lower it.
  */
-export const jsonEmails = { deferPast: JSON_EMAILS_IN_TABLE, tableKeys: 64 * 1024 };
+export const jsonEmails = { deferPast: JSON_EMAILS_IN_TABLE, tableKeys: 64 * 1024, listedPast: 128 * 1024 };
 
 /** Runs the checks on each record as it arrives, and collects every finding. */
 export class ValidationCore {
@@ -54,6 +54,7 @@ export class ValidationCore {
     addressBytes: JSON_ADDRESS_BYTES,
     deferPast: jsonEmails.deferPast,
     tableKeys: jsonEmails.tableKeys,
+    listedPast: jsonEmails.listedPast,
   });
 
   /** Where the reader sends records and its own findings. */

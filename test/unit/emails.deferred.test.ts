@@ -12,7 +12,9 @@ import { chunked, stream, utf8 } from "../support/chunks.js";
 
 const defaultDeferPast = jsonEmails.deferPast;
 const defaultTableKeys = jsonEmails.tableKeys;
+const defaultListedPast = jsonEmails.listedPast;
 afterEach(() => {
+  jsonEmails.listedPast = defaultListedPast;
   jsonEmails.deferPast = defaultDeferPast;
   jsonEmails.tableKeys = defaultTableKeys;
 });
@@ -79,14 +81,17 @@ describe("users compared at the end (past deferPast)", () => {
         docArb,
         fc.nat(4),
         fc.nat(2),
+        fc.nat(3),
         fc.integer({ min: 1, max: 64 }),
-        async (doc, deferPast, tableKeys, size) => {
+        async (doc, deferPast, tableKeys, listedPast, size) => {
           const source = text(doc);
           jsonEmails.deferPast = defaultDeferPast;
           const plain = validateText(source);
           jsonEmails.deferPast = deferPast;
           // a table of 1 or 2 keys: the 64 partitions of a few users are compared in parts
           jsonEmails.tableKeys = tableKeys === 0 ? defaultTableKeys : tableKeys;
+          // and a license's users past the first 0–3 too, once users are
+          jsonEmails.listedPast = listedPast;
           const deferred = await validateStream(stream(chunked(utf8(source), size)));
           expect(comparable(deferred)).toEqual(comparable(plain));
           // what is decided as records come keeps its place in the text
