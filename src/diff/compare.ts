@@ -22,6 +22,8 @@ export interface DiffResult {
   oldActiveUsers: number;
   /** Users a sync of NEW takes away: active in OLD, and removed or deactivated. */
   deletes: number;
+  /** Where OLD was read: on this thread, or on the diff's worker thread while NEW was read here. */
+  threads: "one" | "diff-worker";
 }
 
 const PARTITION_BYTES = 8 * 1024 * 1024;
@@ -60,7 +62,7 @@ export function compareSides(
   { report: newReport, side: after }: ReadSide,
   onChange: (change: Change) => void,
   ignoreDates: boolean,
-): DiffResult {
+): Omit<DiffResult, "threads"> {
   const tally = new Tally(onChange);
   try {
     if (oldReport.valid && newReport.valid) {

@@ -31,5 +31,5 @@ export async function diffBlobs(
     before.side.dispose();
     throw error;
   }
-  return compareSides(before, after, onChange, options.ignoreDates === true);
+  return { ...compareSides(before, after, onChange, options.ignoreDates === true), threads: "one" };
 }

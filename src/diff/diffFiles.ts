@@ -49,7 +49,8 @@ export async function diffFiles(
   const [before, after] = await both(elsewhere ?? here(oldPath, options.old), () =>
     here(newPath, elsewhere ? oneThread(options.new) : options.new),
   );
-  return compareSides(before, after, onChange, options.ignoreDates === true);
+  const threads = elsewhere ? "diff-worker" : "one";
+  return { ...compareSides(before, after, onChange, options.ignoreDates === true), threads };
 }
 
 /**

@@ -7,11 +7,12 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { PipeOptions } from "../convert/options.js";
+import { DIFF_WORKER_SCRIPT, WORKERS } from "../pass/runPass.js";
 import type { Report } from "../report/Report.js";
 import { takeSpill } from "../spill/spill.js";
 import { DiffSide, type ReadSide, type SideState } from "./compare.js";
 
-const DIFF_WORKER = new URL("./diff-worker.js", import.meta.url);
+const DIFF_WORKER = new URL(DIFF_WORKER_SCRIPT, WORKERS);
 /** The worker's young generation (MB): V8's default let a 1 GB diff's peak RSS reach 324 MB, 16 kept it at 270. */
 const YOUNG_GENERATION_MB = 16;
 

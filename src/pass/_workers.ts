@@ -13,8 +13,20 @@ export const WORKER_SCRIPTS = {
   xlsx: "xlsx-worker.js",
 } as const satisfies Record<InputFormat, string>;
 
-/** The folder of the built worker scripts: this module's own, as it is built (dist/). */
-export const WORKERS = new URL(".", import.meta.url);
+/** The worker thread of a diff, which reads OLD while NEW is read (src/diff/_sideWorker.ts). */
+export const DIFF_WORKER_SCRIPT = "diff-worker.js";
+
+/**
+ * The folder of the built scripts for a module at `url`: a chunk or an entry sits in dist/, an
+ * internal entry (what another package imports by name) in dist/internal/, and its folders.
+ */
+export function builtScripts(url: string): URL {
+  const internal = url.lastIndexOf("/internal/");
+  return new URL(internal < 0 ? "." : url.slice(0, internal + 1), url);
+}
+
+/** The folder of the built worker scripts (dist/), wherever the build put this module. */
+export const WORKERS = builtScripts(import.meta.url);
 
 /** Below this size a second thread costs more than it saves. */
 export const PARALLEL_FROM = 8 * 1024 * 1024;

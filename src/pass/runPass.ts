@@ -63,7 +63,7 @@ export interface PassOptions {
  */
 const RENDER_UP_TO = 128 * 1024 * 1024;
 
-export { PARALLEL_FROM } from "./_workers.js";
+export { DIFF_WORKER_SCRIPT, PARALLEL_FROM, WORKERS } from "./_workers.js";
 
 /** Whether a pass over `size` bytes (null: unknown, a stream) asks for worker threads. */
 export function parallelFor(parallel: boolean | "auto", size: number | null): boolean {

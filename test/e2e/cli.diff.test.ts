@@ -6,13 +6,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Change, diffFiles } from "../../src/diff/diffFiles.js";
 import { CHANGES, NEW, OLD } from "../support/changes.js";
 import { runCli } from "../support/cli.js";
 import { serialize } from "../support/jsonAst.js";
-import { fixture } from "../support/paths.js";
+import { fixture, root } from "../support/paths.js";
 import { modelAst, validModelArb } from "../support/validDocument.js";
 
 const work = mkdtempSync(join(tmpdir(), "syncfile-diff-"));
@@ -149,9 +150,19 @@ describe("a diff of large files", () => {
     const cli = await runCli(["diff", oldPath, newPath, "--format", "json"]);
     expect(cli.code).toBe(1);
     const told: string[] = [];
-    await diffFiles(oldPath, newPath, (change) => told.push(JSON.stringify(change))); // from src: one thread
+    const here = await diffFiles(oldPath, newPath, (change) => told.push(JSON.stringify(change)));
+    expect(here.threads).toBe("one"); // from src: no built worker beside it
     expect(told.length).toBeGreaterThan(1000);
     expect(cli.stdout).toBe(`${told.join("\n")}\n`);
+    // the module the CLI loads, built as an internal entry in dist/internal/diff/, finds the
+    // worker in dist/ (it once looked beside itself, found none, and read both files here)
+    const built = (await import(pathToFileURL(`${root}dist/internal/diff/diffFiles.js`).href)) as {
+      diffFiles: typeof diffFiles;
+    };
+    const there: string[] = [];
+    const threaded = await built.diffFiles(oldPath, newPath, (change) => there.push(JSON.stringify(change)));
+    expect(threaded.threads).toBe("diff-worker");
+    expect(there).toEqual(told);
     // an OLD that is no data file: its report, as with one thread
     const broken = file("large-broken.json", `${JSON.stringify(doc(1)).slice(0, -20)}`);
     const refused = await runCli(["diff", broken, newPath]);
