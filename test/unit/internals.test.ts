@@ -116,6 +116,41 @@ describe("FingerprintSet past its memory budget", () => {
     // bound by CPU and disk, so it takes as long as a loaded machine makes it
   }, 120_000);
 
+  it("answers as a Map would for keys whose h1s are equal, or differ only in their top or low bits", () => {
+    // a spill sorts by unsigned h1 in buckets of its top bits, then h2 where h1s are equal: a key
+    // out of place is not found by the runs' binary search
+    const h1s = [0, 1, -1, 0x7fffffff, -0x80000000, 0x200000, 0x1fffff, -0x200000, 12345, -12345];
+    const keyArb = fc.record({
+      h1: fc.oneof(fc.constantFrom(...h1s), fc.integer({ min: -0x80000000, max: 0x7fffffff })),
+      h2: fc.oneof(
+        fc.constantFrom(0, 1, -1, 0x7fffffff, -0x80000000),
+        fc.integer({ min: -0x80000000, max: 0x7fffffff }),
+      ),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(keyArb, { maxLength: 600 }),
+        fc.integer({ min: 1, max: 64 }),
+        (keys, memoryKeys) => {
+          const set = new FingerprintSet(memoryKeys);
+          const model = new Map<string, number>();
+          keys.forEach(({ h1, h2 }, n) => {
+            const name = `${h1},${h2}`;
+            expect(set.add(h1, h2, n)).toBe(model.get(name) ?? -1);
+            if (!model.has(name)) model.set(name, n);
+          });
+          for (const [name, payload] of model) {
+            const [h1, h2] = name.split(",").map(Number) as [number, number];
+            expect(set.get(h1, h2)).toBe(payload);
+          }
+          for (const h1 of h1s) expect(set.has(h1, 42)).toBe(model.has(`${h1},42`));
+          set.dispose();
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+
   it("keeps 1 200 000 keys in two runs of 600 000 (16 bucket bits: h1's low half kept), each with its payload", () => {
     const set = new FingerprintSet(600_000);
     let wrong = 0;
