@@ -20,7 +20,7 @@ export const DIFF_WORKER_SCRIPT = "diff-worker.js";
  * The folder of the built scripts for a module at `url`: a chunk or an entry sits in dist/, an
  * internal entry (what another package imports by name) in dist/internal/, and its folders.
  */
-export function builtScripts(url: string): URL {
+function builtScripts(url: string): URL {
   const internal = url.lastIndexOf("/internal/");
   return new URL(internal < 0 ? "." : url.slice(0, internal + 1), url);
 }

@@ -4,11 +4,10 @@
 // h1, so that a probe seldom reads the entry of another key (4 bytes a slot). Growing the table
 // discards only the old slot array, never the entries: discarded typed arrays linger until a
 // full GC, so this keeps the peak close to the steady size (about 17–20 bytes a key).
-// Past a budget (128 k keys by default, about 2.5 MB) the keys in the
-// table are sorted into a compact run (FingerprintRuns: 6.5 bytes a key in memory, the payloads
-// on disk) and the table starts again empty: a user costs a third of what it did, and
-// membership never reads the disk. (A JSON validation's users' emails keep 512 k: see
-// ValidationCore.)
+// Past a budget (128 k keys by default, about 2.5 MB) the keys in the table are sorted into a
+// compact run (FingerprintRuns: 6.5 bytes a key in memory, the payloads on disk) and the table
+// starts again empty: a user costs a third of what it did, and membership never reads the disk.
+// (A JSON validation's users' emails keep 512 k: see ValidationCore.)
 
 import { FingerprintRuns } from "./FingerprintRuns.js";
 
