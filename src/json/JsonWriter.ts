@@ -7,6 +7,7 @@ import { ChunkedOut } from "../bytes/ChunkedOut.js";
 import type { TextOut } from "../bytes/TextOut.js";
 import type { DocumentWriter } from "../model/DocumentWriter.js";
 import { SpillList } from "../spill/SpillList.js";
+import { isHighSurrogate, writeWideChar } from "../text/utf8.js";
 
 type Section = "none" | "users" | "licenses";
 
@@ -138,22 +139,10 @@ function unescapedString(page: Buffer, k: number, text: string): number {
     if (c < 0x80) {
       if (c < 0x20 || c === 0x22 || c === 0x5c) return -1;
       page[k++] = c;
-    } else if (c < 0x800) {
-      page[k++] = 0xc0 | (c >> 6);
-      page[k++] = 0x80 | (c & 0x3f);
-    } else if (c < 0xd800 || c > 0xdfff) {
-      page[k++] = 0xe0 | (c >> 12);
-      page[k++] = 0x80 | ((c >> 6) & 0x3f);
-      page[k++] = 0x80 | (c & 0x3f);
     } else {
-      const low = text.charCodeAt(i + 1); // NaN past the end
-      if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return -1;
-      const p = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-      page[k++] = 0xf0 | (p >> 18);
-      page[k++] = 0x80 | ((p >> 12) & 0x3f);
-      page[k++] = 0x80 | ((p >> 6) & 0x3f);
-      page[k++] = 0x80 | (p & 0x3f);
-      i++;
+      k = writeWideChar(page, k, text, i);
+      if (k < 0) return -1;
+      if (isHighSurrogate(c)) i++;
     }
   }
   page[k++] = 0x22;

@@ -120,3 +120,35 @@ export function utf8Length(text: string, from = 0, to = text.length): number {
   }
   return bytes;
 }
+
+/**
+ * Writes at `k` of `page` the UTF-8 of the character at `text[i]`, a UTF-16 unit of 0x80 or
+ * more (and the one after it, for the first half of a surrogate pair: the caller then steps
+ * past both); returns where it ends, or -1 for a lone half of a pair, which UTF-8 cannot hold.
+ * The writers of millions of short strings (JSON, COPY text) encode as they copy with it.
+ */
+export function writeWideChar(page: Uint8Array, k: number, text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 0x800) {
+    page[k++] = 0xc0 | (c >> 6);
+    page[k++] = 0x80 | (c & 0x3f);
+  } else if (c < 0xd800 || c > 0xdfff) {
+    page[k++] = 0xe0 | (c >> 12);
+    page[k++] = 0x80 | ((c >> 6) & 0x3f);
+    page[k++] = 0x80 | (c & 0x3f);
+  } else {
+    const low = text.charCodeAt(i + 1); // NaN past the end
+    if (c > 0xdbff || !(low >= 0xdc00 && low <= 0xdfff)) return -1;
+    const p = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+    page[k++] = 0xf0 | (p >> 18);
+    page[k++] = 0x80 | ((p >> 12) & 0x3f);
+    page[k++] = 0x80 | ((p >> 6) & 0x3f);
+    page[k++] = 0x80 | (p & 0x3f);
+  }
+  return k;
+}
+
+/** Whether `c`, a UTF-16 unit, is the first half of a surrogate pair. */
+export function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}

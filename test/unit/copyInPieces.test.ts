@@ -6,7 +6,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { NormalizedUser } from "../../src/model/normalize.js";
-import { CopyTextRows, copyInPieces } from "../../src/server/repositories/_copy.js";
+import {
+  CopyTextRows,
+  copyInPieces,
+  copyLine,
+  copyLineBytes,
+  writeCopyLine,
+} from "../../src/server/repositories/_copy.js";
 
 /** A megabyte: what a piece reads at most. */
 const PIECE = 1 << 20;
@@ -66,6 +72,46 @@ describe("copyInPieces", () => {
         },
       ),
       { numRuns: 12 },
+    );
+  });
+});
+
+/** A half of a surrogate pair without the other. */
+const LONE_HALF = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+describe("writeCopyLine", () => {
+  it("writes the UTF-8 of copyLine's text, byte for byte, for any cells, or says it cannot", () => {
+    // text with what COPY escapes, any character (lone halves of surrogate pairs too), numbers
+    // as a price or an index is, and nulls
+    const text = fc.oneof(
+      fc.string({
+        unit: fc.constantFrom("a", "\\", "\t", "\n", "\r", "N", "é", "€", "𝄞", "\ud800", "\udc00"),
+      }),
+      fc.string({ unit: "binary" }),
+      fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((c) => String.fromCharCode(c)) }),
+    );
+    const cell = fc.oneof(text, fc.integer(), fc.double({ noNaN: true }), fc.constant(null));
+    fc.assert(
+      fc.property(
+        fc.array(cell, { minLength: 1, maxLength: 10 }),
+        fc.constantFrom("7\t", "7\tUSD\t"),
+        (row, prefix) => {
+          const expected = Buffer.from(copyLine(prefix, row));
+          const bytes = Buffer.from(prefix);
+          const max = copyLineBytes(bytes, row);
+          const page = Buffer.alloc(max + 8, 0xff);
+          const n = writeCopyLine(page, 3, { prefix: bytes, row });
+          const lone = row.some((c) => typeof c === "string" && LONE_HALF.test(c));
+          if (lone) {
+            expect(n).toBe(-1); // written as text instead, its lone halves replaced
+            return;
+          }
+          expect(n).toBeLessThanOrEqual(max);
+          expect(page.subarray(3, 3 + n)).toEqual(expected);
+          expect(page[3 + n]).toBe(0xff); // nothing past the line
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

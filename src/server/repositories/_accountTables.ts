@@ -29,11 +29,11 @@ export class AccountTable<R, C extends string = never> {
     readonly constants: readonly C[] = [],
   ) {}
 
-  /** The row of `record`: its value in each column, in order. */
-  row(record: R, index: number, licenseIndex = -1): Cell[] {
-    const row: Cell[] = [];
-    for (const column of this.columns) row.push(column.value(record, index, licenseIndex));
-    return row;
+  /** Fills `row` (one cell a column) with `record`'s value in each column, in order. */
+  fill(row: Cell[], record: R, index: number, licenseIndex = -1): void {
+    const { columns } = this;
+    for (let i = 0; i < columns.length; i++)
+      row[i] = (columns[i] as Column<R>).value(record, index, licenseIndex);
   }
 }
 

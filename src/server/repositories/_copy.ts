@@ -26,6 +26,7 @@ import type {
   NormalizedLicenseUser,
   NormalizedUser,
 } from "syncfile/internal/model/normalize.js";
+import { isHighSurrogate, writeWideChar } from "syncfile/internal/text/utf8.js";
 import {
   ACCOUNT_LICENSE_USERS,
   ACCOUNT_LICENSES,
@@ -42,6 +43,9 @@ class CopyTextFile<R, C extends string> {
   readonly #fd: number;
   readonly #prefix: string;
   readonly #out: ChunkedOut;
+  /** The row being added, filled for each record. */
+  readonly #row: Cell[];
+  readonly #line: CopyLine;
   #written = 0;
   #state: "open" | "ended" | "abandoned" = "open";
   #followed = false; // the reader reached the end: abandoning is too late
@@ -56,6 +60,8 @@ class CopyTextFile<R, C extends string> {
   ) {
     this.#fd = openSync(path, "wx");
     this.#prefix = `${fixed.map(copyText).join("\t")}\t`;
+    this.#row = new Array<Cell>(table.columns.length).fill(null);
+    this.#line = { prefix: Buffer.from(this.#prefix), row: this.#row };
     this.#out = new ChunkedOut(
       fileBytes(this.#fd, (bytes) => {
         this.#written += bytes;
@@ -65,10 +71,12 @@ class CopyTextFile<R, C extends string> {
   }
 
   add(record: R, index: number, licenseIndex?: number): void {
-    const row = this.table.row(record, index, licenseIndex);
-    let line = this.#prefix + copyText(row[0]);
-    for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
-    this.#out.write(`${line}\n`);
+    const row = this.#row;
+    this.table.fill(row, record, index, licenseIndex);
+    // the line's bytes written straight into the chunk, but past a chunk (see copyLineBytes)
+    if (!this.#out.fill(copyLineBytes(this.#line.prefix, row), writeCopyLine, this.#line)) {
+      this.#out.write(copyLine(this.#prefix, row));
+    }
     this.count++;
   }
 
@@ -286,4 +294,75 @@ function copyText(value: Cell | undefined): string {
   if (typeof value === "number") return String(value);
   // most values have nothing to escape: a test costs less than a replace that builds a string
   return TO_ESCAPE.test(value) ? value.replace(TO_ESCAPE_ALL, (c) => COPY_ESCAPES[c] as string) : value;
+}
+
+/** A line of COPY text: the sync's fixed cells (`prefix`: their COPY text's UTF-8, ending in a tab), then `row`'s. */
+export interface CopyLine {
+  prefix: Uint8Array;
+  row: readonly Cell[];
+}
+
+/** The line of COPY text for `row`, after `prefix`, as a string (the line's end included). */
+export function copyLine(prefix: string, row: readonly Cell[]): string {
+  let line = prefix + copyText(row[0]);
+  for (let i = 1; i < row.length; i++) line += `\t${copyText(row[i])}`;
+  return `${line}\n`;
+}
+
+/**
+ * Bytes enough for writeCopyLine's line of `row`: 3 a UTF-16 unit of text (an escape takes 2
+ * bytes for a character of 1), 24 a number (String's longest), 2 for \N, and the separators.
+ */
+export function copyLineBytes(prefix: Uint8Array, row: readonly Cell[]): number {
+  let n = prefix.length + 1;
+  for (let i = 0; i < row.length; i++) {
+    const value = row[i];
+    n += (typeof value === "string" ? 3 * value.length : 24) + 1;
+  }
+  return n;
+}
+
+/**
+ * Writes `line` into `page` at `at` as the UTF-8 of copyLine's text, byte for byte, with no
+ * string made on the way (a sync writes millions of lines); returns the bytes written, or -1
+ * for text with a lone surrogate (copyLine's text is then written: its encoding replaces it).
+ * The page has room for copyLineBytes bytes there.
+ */
+export function writeCopyLine(page: Uint8Array, at: number, line: CopyLine): number {
+  const { prefix, row } = line;
+  page.set(prefix, at);
+  let k = at + prefix.length;
+  for (let i = 0; i < row.length && k >= 0; i++) {
+    if (i > 0) page[k++] = 0x09;
+    const value = row[i];
+    if (value === null || value === undefined) {
+      page[k++] = 0x5c;
+      page[k++] = 0x4e; // \N
+    } else if (typeof value === "number") {
+      const text = String(value); // ASCII: digits, a sign, a point, an exponent
+      for (let j = 0; j < text.length; j++) page[k++] = text.charCodeAt(j);
+    } else k = writeCopyText(page, k, value);
+  }
+  if (k < 0) return -1;
+  page[k++] = 0x0a;
+  return k - at;
+}
+
+/** Writes `text` as copyText does, in UTF-8, at `k`; returns where it ends, or -1 (a lone surrogate). */
+function writeCopyText(page: Uint8Array, k: number, text: string): number {
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 0x5c || c === 0x09 || c === 0x0a || c === 0x0d) {
+        page[k++] = 0x5c;
+        page[k++] = c === 0x5c ? 0x5c : c === 0x09 ? 0x74 : c === 0x0a ? 0x6e : 0x72;
+      } else page[k++] = c;
+    } else {
+      k = writeWideChar(page, k, text, i);
+      if (k < 0) return -1;
+      if (isHighSurrogate(c)) i++;
+    }
+  }
+  return k;
 }
