@@ -2,7 +2,6 @@
 // fixed order; license statuses derived; prices in the display currency; dates as YYYY-MM-DD;
 // empty optional texts left out.
 
-import { USER_DETAILS } from "../schema/userDetails.js";
 import { deriveLicenseStatus, type LicenseStatus } from "./deriveLicenseStatus.js";
 import type { PriceConverter } from "./money.js";
 
@@ -59,18 +58,22 @@ const text = (v: unknown): string | undefined => (typeof v === "string" && v !==
 
 /** A user's sync-ready form; a missing status is active. */
 export function normalizeUser(value: Value): NormalizedUser {
-  const out: NormalizedUser = {
-    email: String(value.email),
-    status: value.status === "deleted" ? "deleted" : "active",
-  };
-  for (const key of ["id", "firstName", "lastName", "externalStatus"] as const) {
-    const v = text(value[key]);
-    if (v !== undefined) out[key] = v;
-  }
+  // built in USER_DETAILS's order (a test holds them to it): a sync normalises millions, and
+  // one object made in order costs less than one made, then copied in order
+  const out = { email: String(value.email) } as NormalizedUser;
+  const id = text(value.id);
+  if (id !== undefined) out.id = id;
+  const firstName = text(value.firstName);
+  if (firstName !== undefined) out.firstName = firstName;
+  const lastName = text(value.lastName);
+  if (lastName !== undefined) out.lastName = lastName;
+  out.status = value.status === "deleted" ? "deleted" : "active";
+  const externalStatus = text(value.externalStatus);
+  if (externalStatus !== undefined) out.externalStatus = externalStatus;
   if (Array.isArray(value.roles)) out.roles = value.roles.map(String);
   const date = text(value.lastUsedDate);
   if (date !== undefined) out.lastUsedDate = DATE_TIME.test(date) ? date.slice(0, 10) : date;
-  return ordered(out, ["email", ...USER_DETAILS]);
+  return out;
 }
 
 /** A license's sync-ready form, its price converted by `prices`. */
@@ -94,10 +97,4 @@ export function isNormalizedLicenseUser(
   return (
     typeof value === "object" && value !== null && !Array.isArray(value) && typeof value.email === "string"
   );
-}
-
-function ordered<T extends object>(value: T, keys: readonly (keyof T)[]): T {
-  const out = {} as T;
-  for (const key of keys) if (value[key] !== undefined) out[key] = value[key];
-  return out;
 }

@@ -17,6 +17,8 @@ import {
   pipeDocument,
   type Report,
 } from "../../src/index.js";
+import { normalizeUser } from "../../src/model/normalize.js";
+import { USER_DETAILS } from "../../src/schema/userDetails.js";
 import { canonical } from "../support/canonical.js";
 import { chunked, stream, utf8 } from "../support/chunks.js";
 import { serialize } from "../support/jsonAst.js";
@@ -150,6 +152,32 @@ describe("normalize", () => {
         },
       ],
     });
+  });
+
+  it("writes a user's properties in the order of USER_DETAILS, whatever the file's order", () => {
+    const given = fc.record(
+      {
+        id: fc.constantFrom("7", ""),
+        firstName: fc.constant("Ada"),
+        lastName: fc.constant("Lovelace"),
+        status: fc.constantFrom("active", "deleted"),
+        externalStatus: fc.constant("Suspended"),
+        roles: fc.constant(["Admin"]),
+        lastUsedDate: fc.constantFrom("2024-03-01", "2024-03-01T23:30:00Z"),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(given, fc.boolean(), (user, reversed) => {
+        const entries = Object.entries({ email: "a@x.io", ...user });
+        const value = Object.fromEntries(reversed ? entries.reverse() : entries);
+        const keys = ["email", ...USER_DETAILS].filter(
+          (key) =>
+            key === "email" || key === "status" || (key in user && user[key as keyof typeof user] !== ""),
+        );
+        expect(Object.keys(normalizeUser(value))).toEqual(keys);
+      }),
+    );
   });
 
   it("gives the same result from CSV", async () => {
