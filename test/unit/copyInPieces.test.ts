@@ -115,3 +115,50 @@ describe("writeCopyLine", () => {
     );
   });
 });
+
+describe("CopyTextRows", () => {
+  it("gives the copier every line once, in order, whether the text waits in memory or in the file", async () => {
+    // the pass writes rows in bursts, the copier reads at its own pace: text waits in memory,
+    // past 2 KB in the file, and in memory again once the copier has read the file
+    const step = fc.record({ rows: fc.integer({ min: 0, max: 80 }), long: fc.boolean(), pause: fc.nat(3) });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 30 }),
+        fc.array(fc.nat(3), { minLength: 1 }),
+        async (steps, pauses) => {
+          let read = "";
+          let reads = 0;
+          const rows = new CopyTextRows(
+            async (file) => {
+              for await (const bytes of file.follow()) {
+                if (file.table.name === "account_users") read += Buffer.from(bytes).toString("utf8");
+                for (let p = pauses[reads++ % pauses.length] as number; p > 0; p--) await tick();
+              }
+            },
+            7,
+            "USD",
+            2048,
+          );
+          const names: string[] = [];
+          try {
+            for (const { rows: n, long, pause } of steps) {
+              for (let r = 0; r < n; r++) {
+                const name = long && r === 0 ? "é\t".repeat(40_000) : `name ${names.length}`;
+                rows.user({ email: `u${names.length}@example.com`, firstName: name, status: "active" });
+                names.push(name);
+              }
+              for (let p = 0; p < pause; p++) await tick();
+            }
+            await rows.load();
+          } finally {
+            rows.dispose();
+          }
+          expect(read).toBe(names.map((n, i) => line(n.replaceAll("\t", "\\t"), i)).join(""));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,8 +1,9 @@
 // A sync's rows on their way into their tables with COPY, while the file is still being read:
-// the pass writes each table's rows as COPY text to a temporary file, and a copier per table
-// sends that file as it grows. The database indexes the rows on its own processor (or thread)
-// while the pass parses; the file on disk is the buffer between the two, so memory stays flat
-// whichever is faster.
+// the pass writes each table's rows as COPY text, and a copier per table sends that text as it
+// grows. The database indexes the rows on its own processor (or thread) while the pass parses.
+// The text waits for the copier in memory, up to a few megabytes, then in a temporary file
+// until the copier has read it all: memory stays flat whichever is faster, and while the
+// database keeps up no byte goes through the disk.
 // - PostgreSQL (copyOnConnections): a COPY … FROM STDIN a table, each on its own connection,
 //   that ends only when the pass found the file valid (load); otherwise it is abandoned, and
 //   PostgreSQL keeps none of its rows.
@@ -37,8 +38,13 @@ import {
 import type { SyncRows } from "./types.js";
 
 const READ_BYTES = 1 << 20;
+/** A table's COPY text waiting for its copier in memory, at most: past that it waits in the file. */
+const WAITING_IN_MEMORY = 4 << 20;
 
-/** A table's rows as COPY text lines in a temporary file, each after the sync's fixed cells; readable as it grows. */
+/**
+ * A table's rows as COPY text lines, each after the sync's fixed cells; readable as it grows,
+ * from memory while the reader keeps up, else from a temporary file.
+ */
 class CopyTextFile<R, C extends string> {
   readonly #fd: number;
   readonly #prefix: string;
@@ -46,6 +52,12 @@ class CopyTextFile<R, C extends string> {
   /** The row being added, filled for each record. */
   readonly #row: Cell[];
   readonly #line: CopyLine;
+  /** Text not yet read, in memory: before any in the file (see `#spooling`). */
+  #waiting: Buffer[] = [];
+  #waitingBytes = 0;
+  /** Whether new text goes to the file: from when too much waits until the reader has read it all. */
+  #spooling = false;
+  /** Bytes written to the file. */
   #written = 0;
   #state: "open" | "ended" | "abandoned" = "open";
   #followed = false; // the reader reached the end: abandoning is too late
@@ -57,17 +69,26 @@ class CopyTextFile<R, C extends string> {
     readonly table: AccountTable<R, C>,
     readonly path: string,
     fixed: readonly Cell[],
+    inMemory: number,
   ) {
     this.#fd = openSync(path, "wx");
     this.#prefix = `${fixed.map(copyText).join("\t")}\t`;
     this.#row = new Array<Cell>(table.columns.length).fill(null);
     this.#line = { prefix: Buffer.from(this.#prefix), row: this.#row };
-    this.#out = new ChunkedOut(
-      fileBytes(this.#fd, (bytes) => {
-        this.#written += bytes;
+    const file = fileBytes(this.#fd, (bytes) => {
+      this.#written += bytes;
+    });
+    this.#out = new ChunkedOut({
+      bytes: (chunk) => {
+        if (this.#spooling) file.bytes(chunk);
+        else {
+          this.#waiting.push(Buffer.from(chunk)); // the chunk's buffer is used again
+          this.#waitingBytes += chunk.length;
+          this.#spooling = this.#waitingBytes > inMemory;
+        }
         this.#wakeReader();
-      }),
-    );
+      },
+    });
   }
 
   add(record: R, index: number, licenseIndex?: number): void {
@@ -100,18 +121,25 @@ class CopyTextFile<R, C extends string> {
     closeSync(this.#fd);
   }
 
-  /** The file's bytes as they are written, until end() (or abandon(), which throws). */
+  /**
+   * The text as it is written, until end() (or abandon(), which throws): what waits in memory,
+   * then what waits in the file; once it has read all, new text waits in memory again.
+   */
   async *follow(): AsyncGenerator<Buffer> {
     const file = await open(this.path, "r");
     try {
       let at = 0;
       for (;;) {
         if (this.#state === "abandoned") throw new Error("the sync's rows were abandoned");
-        if (at < this.#written) {
+        if (this.#waiting.length > 0) {
+          yield this.#takeWaiting();
+        } else if (at < this.#written) {
           const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, this.#written - at));
           const { bytesRead } = await file.read(buffer, 0, buffer.length, at);
           at += bytesRead;
           yield buffer.subarray(0, bytesRead);
+        } else if (this.#spooling) {
+          this.#spooling = false; // all read: new text need not wait in the file
         } else if (this.#state === "ended") {
           this.#followed = true;
           return;
@@ -124,6 +152,22 @@ class CopyTextFile<R, C extends string> {
     } finally {
       await file.close();
     }
+  }
+
+  /** What waits in memory, up to about READ_BYTES, as one buffer. */
+  #takeWaiting(): Buffer {
+    let n = 0;
+    let bytes = 0;
+    while (
+      n < this.#waiting.length &&
+      (n === 0 || bytes + (this.#waiting[n] as Buffer).length <= READ_BYTES)
+    ) {
+      bytes += (this.#waiting[n] as Buffer).length;
+      n++;
+    }
+    const taken = this.#waiting.splice(0, n);
+    this.#waitingBytes -= bytes;
+    return taken.length === 1 ? (taken[0] as Buffer) : Buffer.concat(taken, bytes);
   }
 
   #wakeReader(): void {
@@ -146,19 +190,20 @@ export class CopyTextRows implements SyncRows {
   /** What made the first COPY to fail fail, when one has. */
   #failure: { reason: unknown } | null = null;
 
-  constructor(copier: Copier, syncId: number, currency: string) {
+  /** `inMemory`: the bytes of a table's text that wait in memory, at most (tests make it small). */
+  constructor(copier: Copier, syncId: number, currency: string, inMemory = WAITING_IN_MEMORY) {
     const made: { close(): void }[] = [];
     const kept = <F extends { close(): void }>(file: F): F => {
       made.push(file);
       return file;
     };
     try {
-      this.#users = kept(new CopyTextFile(ACCOUNT_USERS, join(this.#dir, "users"), [syncId]));
+      this.#users = kept(new CopyTextFile(ACCOUNT_USERS, join(this.#dir, "users"), [syncId], inMemory));
       this.#licenses = kept(
-        new CopyTextFile(ACCOUNT_LICENSES, join(this.#dir, "licenses"), [syncId, currency]),
+        new CopyTextFile(ACCOUNT_LICENSES, join(this.#dir, "licenses"), [syncId, currency], inMemory),
       );
       this.#licenseUsers = kept(
-        new CopyTextFile(ACCOUNT_LICENSE_USERS, join(this.#dir, "license-users"), [syncId]),
+        new CopyTextFile(ACCOUNT_LICENSE_USERS, join(this.#dir, "license-users"), [syncId], inMemory),
       );
     } catch (error) {
       // a file that could not be made (no space, no descriptors): none of them stays
