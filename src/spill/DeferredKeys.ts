@@ -129,9 +129,11 @@ export class DeferredKeys<P = unknown> {
     writeU32(page, at, n);
     writeU32(page, at + 4, license);
     writeU32(page, at + 8, index);
-    // the padding reads as the end of the place: JSON text never holds a NUL
-    page.fill(0, at + HEAD + n + m, at + ((HEAD + n + m + 3) & ~3));
-    const offset = log.commit((HEAD + n + m + 3) & ~3);
+    // the padding reads as the end of the place: JSON text never holds a NUL (at most 3 bytes:
+    // set one by one, which costs less than a call of Buffer#fill, for millions of records)
+    const length = (HEAD + n + m + 3) & ~3;
+    for (let p = at + HEAD + n + m; p < at + length; p++) page[p] = 0;
+    const offset = log.commit(length);
     if (log.memoryBytes > LOG_MEMORY_BYTES) log.spill();
     return offset / 4;
   }
