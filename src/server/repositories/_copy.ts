@@ -302,6 +302,12 @@ export interface CopiesFrom {
   copyFrom(sql: string, bytes: Uint8Array): Promise<number>;
 }
 
+/**
+ * What of a table's text waits in memory for copyInPieces, at most: a piece. The embedded
+ * database's thread takes a piece at a time, and is most often behind; its memory counts most.
+ */
+export const PIECE_IN_MEMORY = READ_BYTES;
+
 /** The file's whole lines, a piece at a time as they are written, each COPY'd into its table in `db`. */
 export function copyInPieces(db: CopiesFrom): Copier {
   return async (file) => {

@@ -2,7 +2,7 @@
 // the rate limits in memory. Nothing to install, nothing to configure.
 
 import type { DependencyLog } from "../Unavailable.js";
-import { CopyTextRows, copyInPieces } from "./_copy.js";
+import { CopyTextRows, copyInPieces, PIECE_IN_MEMORY } from "./_copy.js";
 import { SqlAccessReviewsRepository } from "./accessReviews.js";
 import { SqlAppAccountsRepository } from "./appAccounts.js";
 import { Database } from "./Database.js";
@@ -50,7 +50,7 @@ class EmbeddedSyncsRepository extends SqlSyncsRepository {
   }
 
   override rows(syncId: number, currency: string): SyncRows {
-    const rows = new CopyTextRows(copyInPieces(this.#database), syncId, currency);
+    const rows = new CopyTextRows(copyInPieces(this.#database), syncId, currency, PIECE_IN_MEMORY);
     this.#underway = { syncId, rows };
     return rows;
   }
