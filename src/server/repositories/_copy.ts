@@ -308,7 +308,7 @@ export interface CopiesFrom {
  */
 export const PIECE_IN_MEMORY = READ_BYTES;
 
-/** The file's whole lines, a piece at a time as they are written, each COPY'd into its table in `db`. */
+/** A table's text in whole lines, a piece at a time as it is written, each COPY'd into its table in `db`. */
 export function copyInPieces(db: CopiesFrom): Copier {
   return async (file) => {
     const sql = copyInto(file.table, "'/dev/blob'");
