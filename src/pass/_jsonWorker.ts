@@ -10,16 +10,16 @@ import { JsonDecoder, type TextSink } from "../json/JsonDecoder.js";
 import { marksOf, type TextMarks } from "../json/textMarks.js";
 import type { Code } from "../report/catalog.js";
 import type { FindingDetails } from "../report/Finding.js";
+import { SharedFlight } from "./_sharedFlight.js";
 
 /**
  * Messages from the main thread: what to read (to a thread started before its pass), bytes of
- * a stream, its end, or a batch scanned.
+ * a stream, or its end.
  */
 export type ToDecoder =
   | ({ type: "start" } & ReadData)
   | { type: "chunk"; bytes: Uint8Array }
-  | { type: "end" }
-  | { type: "ack" };
+  | { type: "end" };
 
 /**
  * Messages to the main thread. A batch is taken in this order: the decoder's own findings (a
@@ -45,6 +45,11 @@ export type FromDecoder =
  */
 export interface ReadData {
   fd: number | null;
+  /**
+   * With `fd`, the memory of a SharedFlight: the batches sent and not yet scanned, which the
+   * main thread counts down as it takes them (a message each cost both threads more).
+   */
+  flight: SharedArrayBuffer | null;
   /** The size of the file's chunks (tests make it small). */
   chunkSize: number | undefined;
 }
@@ -64,7 +69,7 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  */
 const CHUNKS_A_BATCH = 4;
 
-const { fd, chunkSize, deferred } = workerData as DecoderData;
+const { deferred, ...data } = workerData as DecoderData;
 const main = parentPort;
 if (!main) throw new Error("json-worker runs only as a worker thread");
 
@@ -116,8 +121,6 @@ class Batch implements TextSink {
 
 const batch = new Batch();
 const decoder = new JsonDecoder(batch, (code, details) => batch.findings.push({ code, details }));
-let inFlight = 0;
-let wake: (() => void) | null = null;
 
 const end = () => {
   decoder.end();
@@ -125,30 +128,29 @@ const end = () => {
   main.postMessage({ type: "end", bytes: decoder.bytes, stopped: decoder.stopped } satisfies FromDecoder);
 };
 
-/** Reads the file open as `fd` in this thread, in chunks of `chunkSize`. */
-async function read(fd: number, chunkSize: number | undefined): Promise<void> {
+/**
+ * Reads the file open as `fd` in this thread, in chunks of `chunkSize`, waiting while
+ * MAX_BATCHES_IN_FLIGHT batches are not scanned yet, until its end or until told to stop.
+ */
+async function read(fd: number, chunkSize: number | undefined, flight: SharedFlight): Promise<void> {
   let chunks = 0;
   for await (const chunk of chunksOf(fdReader(fd), chunkSize)) {
+    if (flight.stopped) return;
     decoder.push(chunk);
     if (decoder.stopped) break;
     if (++chunks % CHUNKS_A_BATCH !== 0) continue;
-    inFlight++;
+    flight.sent();
     batch.send();
-    while (inFlight >= MAX_BATCHES_IN_FLIGHT) {
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      wake = null;
-    }
+    flight.waitForRoom(MAX_BATCHES_IN_FLIGHT);
   }
-  end();
+  if (!flight.stopped) end();
 }
 
 /** Reads the file open as `fd`, if any; else waits for chunks. */
-function begin(fd: number | null, chunkSize: number | undefined): void {
-  if (fd === null) return;
+function begin({ fd, chunkSize, flight }: ReadData): void {
+  if (fd === null || flight === null) return;
   // a failure to read ends the worker with it, which fails the pass in the main thread
-  read(fd, chunkSize).catch((error: unknown) => {
+  read(fd, chunkSize, new SharedFlight(flight)).catch((error: unknown) => {
     setImmediate(() => {
       throw error;
     });
@@ -156,15 +158,12 @@ function begin(fd: number | null, chunkSize: number | undefined): void {
 }
 
 main.on("message", (message: ToDecoder) => {
-  if (message.type === "start") begin(message.fd, message.chunkSize);
-  else if (message.type === "ack") {
-    inFlight--;
-    wake?.();
-  } else if (message.type === "chunk") {
+  if (message.type === "start") begin(message);
+  else if (message.type === "chunk") {
     // a batch for each chunk the main thread sends: its answer, whatever the chunk made
     if (!decoder.stopped) decoder.push(message.bytes);
     batch.send();
   } else end();
 });
 
-if (!deferred) begin(fd, chunkSize);
+if (!deferred) begin(data);

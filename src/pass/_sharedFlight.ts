@@ -1,8 +1,8 @@
 // Batches a worker thread has sent and the calling thread has not taken yet, counted in memory
 // both threads share: a worker that reads its file itself (a workbook's sheet, a CSV file's
-// rows) waits while a few are on their way, so that it reads no further ahead than that, and
-// the calling thread can tell it to stop reading. The worker waits with Atomics.wait: a worker
-// thread may block, and it is told of each batch taken without a message.
+// rows, a JSON file's text) waits while a few are on their way, so that it reads no further
+// ahead than that, and the calling thread can tell it to stop reading. The worker waits with
+// Atomics.wait: a worker thread may block, and it is told of each batch taken without a message.
 
 /** One count, seen from the worker (sent, waitForRoom, stopped) and from the calling thread (taken, stop). */
 export class SharedFlight {

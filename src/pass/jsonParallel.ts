@@ -13,8 +13,9 @@ import { RecordBuilder } from "../json/RecordBuilder.js";
 import type { DataRecord } from "../model/DataRecord.js";
 import type { Report } from "../report/Report.js";
 import { Flow } from "./_flow.js";
-import type { DecoderData, FromDecoder, ToDecoder } from "./_jsonWorker.js";
+import type { DecoderData, FromDecoder, ReadData, ToDecoder } from "./_jsonWorker.js";
 import { posted } from "./_posted.js";
+import { SharedFlight } from "./_sharedFlight.js";
 import { DECODER_YOUNG_GENERATION_MB, WORKER_SCRIPTS } from "./_workers.js";
 import type { NormalizedValidateOptions } from "./options.js";
 import { takeJsonWorker } from "./prestart.js";
@@ -36,7 +37,8 @@ export async function jsonParallel(
   chunkSize?: number,
 ): Promise<Report> {
   // the worker reads the file through this thread's descriptor: it is not opened again
-  const read = { fd: source.file?.fd ?? null, chunkSize };
+  const flight = source.file ? new SharedFlight() : null;
+  const read: ReadData = { fd: source.file?.fd ?? null, flight: flight?.buffer ?? null, chunkSize };
   const started = takeJsonWorker(workers);
   started?.postMessage({ type: "start", ...read } satisfies ToDecoder);
   const decoding =
@@ -94,14 +96,16 @@ export async function jsonParallel(
         options.onProgress?.(scanned);
         // reading stops at a fatal problem: what was read is reported, as in one thread
         if (stopped()) done(true, scanned);
-        if (source.file === null) flow.acknowledged(stopped());
-        else if (!stopped()) decoding.postMessage({ type: "ack" } satisfies ToDecoder);
+        if (flight === null) flow.acknowledged(stopped());
+        else if (stopped()) flight.stop();
+        else flight.taken();
       };
       decoding.on("message", receive);
     });
     if (source.file === null) await forward(source.chunks, decoding, flow);
     return await flow.or(report);
   } finally {
+    flight?.stop();
     core.dispose();
     await decoding.terminate();
   }

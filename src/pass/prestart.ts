@@ -33,7 +33,7 @@ export function prestartJsonWorker(size: number | null, workers: URL = WORKERS):
   if (started || size === null || size < PARALLEL_FROM || !workerAvailable("json", workers)) return;
   const script = new URL(WORKER_SCRIPTS.json, workers);
   const worker = new Worker(script, {
-    workerData: { fd: null, chunkSize: undefined, deferred: true } satisfies DecoderData,
+    workerData: { fd: null, flight: null, chunkSize: undefined, deferred: true } satisfies DecoderData,
     resourceLimits: { maxYoungGenerationSizeMb: DECODER_YOUNG_GENERATION_MB },
   });
   const entry: Started = { worker, script: script.href, gone: false, onGone: () => {} };
