@@ -189,4 +189,28 @@ describe("instances on one PostgreSQL database", () => {
     });
     expect(synced.body).toMatchObject({ success: true, users: 30_000 });
   });
+
+  it("keep none of a sync's rows when PostgreSQL refuses a license user, in one of the two COPYs that share them", async () => {
+    const { servers, database } = await instances(1);
+    const url = (servers[0] as SyncfileServer).url;
+    const users = Array.from({ length: 30_000 }, (_, i) => ({ email: `u${i}@example.com` }));
+    // the refused holder in the middle of 30 000: its chunk goes to one of the two COPYs, the
+    // other has rows of its own by then (both open at the start), and neither may keep them
+    await queryDatabase(
+      database,
+      "ALTER TABLE account_license_users ADD CONSTRAINT test_refused CHECK (email <> 'u15000@example.com')",
+    );
+    const refused = { users, licenses: [{ name: "P", users: users.map(({ email }) => ({ email })) }] };
+    const idFile = await upload(url, "refused.json", JSON.stringify(refused));
+    const failed = await call(url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile, idAppAccount: 11 },
+    });
+    expect(failed.status).toBe(500);
+    expect(await queryDatabase(database, ROW_COUNTS)).toEqual([{ users: 0, licenses: 0, holders: 0 }]);
+    const good = await upload(url, "good.json", JSON.stringify({ users: users.slice(0, 10) }));
+    const synced = await call(url, "PUT", "/v1.0/services/sync/custom", {
+      json: { idFile: good, idAppAccount: 11 },
+    });
+    expect(synced.body).toMatchObject({ success: true, users: 10 });
+  });
 });

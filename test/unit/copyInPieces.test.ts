@@ -161,4 +161,91 @@ describe("CopyTextRows", () => {
   });
 });
 
+describe("CopyTextRows with two copiers of the license users", () => {
+  /** License users in bursts (some with a long email), read by `copiers` at their own paces. */
+  async function copied(
+    steps: readonly { rows: number; long: boolean; pause: number }[],
+    paces: readonly (readonly number[])[],
+    copiers: number,
+  ): Promise<{ texts: string[]; paths: Set<string> }> {
+    const texts: string[] = [];
+    const paths = new Set<string>();
+    const rows = new CopyTextRows(
+      async (text) => {
+        if (text.table.name !== "account_license_users") {
+          for await (const _ of text.follow());
+          return;
+        }
+        const k = texts.push("") - 1;
+        paths.add(text.path);
+        const pauses = paces[k % paces.length] as readonly number[];
+        let reads = 0;
+        for await (const bytes of text.follow()) {
+          texts[k] += Buffer.from(bytes).toString("utf8");
+          for (let p = pauses[reads++ % pauses.length] as number; p > 0; p--) await tick();
+        }
+      },
+      7,
+      "USD",
+      2048,
+      copiers,
+    );
+    try {
+      let n = 0;
+      for (const { rows: count, long, pause } of steps) {
+        for (let r = 0; r < count; r++, n++) {
+          const email = long && r === 0 ? `${"é".repeat(70_000)}${n}@example.com` : `holder${n}@example.com`;
+          rows.licenseUser(n % 3, n, { email, licenseStatus: "active" });
+        }
+        for (let p = 0; p < pause; p++) await tick();
+      }
+      await rows.load();
+    } finally {
+      rows.dispose();
+    }
+    return { texts, paths };
+  }
+
+  const linesOf = (text: string) => text.split("\n").slice(0, -1);
+
+  it("gives each line to one copier, whole, in order, as one copier would get them all", async () => {
+    const step = fc.record({ rows: fc.integer({ min: 0, max: 3000 }), long: fc.boolean(), pause: fc.nat(3) });
+    const pace = fc.array(fc.nat(4), { minLength: 1, maxLength: 4 });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { maxLength: 12 }),
+        fc.array(pace, { minLength: 2, maxLength: 2 }),
+        async (steps, paces) => {
+          const one = await copied(steps, paces, 1);
+          const two = await copied(steps, paces, 2);
+          expect(one.texts).toHaveLength(1);
+          expect(two.texts).toHaveLength(2);
+          expect(two.paths.size).toBe(2); // each its own file
+          const all = linesOf(one.texts[0] as string);
+          const index = (line: string) => Number(line.split("\t")[2]);
+          for (const text of two.texts) {
+            expect(text === "" || text.endsWith("\n")).toBe(true); // whole lines
+            const numbers = linesOf(text).map(index);
+            expect(numbers).toEqual([...numbers].sort((a, b) => a - b)); // in order
+          }
+          const shared = two.texts.flatMap(linesOf).sort((a, b) => index(a) - index(b));
+          expect(shared).toEqual(all);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("gives more of them to the copier that keeps up", async () => {
+    // bursts of about 180 KB, a pause after each: the first copier reads at once, the second
+    // takes its time, so more text waits for it when the next chunk is handed out
+    const steps = Array.from({ length: 20 }, () => ({ rows: 6000, long: false, pause: 2 }));
+    const { texts } = await copied(steps, [[0], [40]], 2);
+    const [fast, slow] = texts.map((t) => linesOf(t).length) as [number, number];
+    expect(fast + slow).toBe(120_000);
+    expect(slow).toBeGreaterThan(0); // shared
+    expect(fast).toBeGreaterThan(slow);
+  });
+});
+
 const tick = () => new Promise((resolve) => setImmediate(resolve));

@@ -1,6 +1,8 @@
 // A sync's rows on their way into their tables with COPY, while the file is still being read:
 // the pass writes each table's rows as COPY text, and a copier per table sends that text as it
-// grows. The database indexes the rows on its own processor (or thread) while the pass parses.
+// grows (two copiers share the license users on PostgreSQL, each with a connection and a
+// process of the server's). The database indexes the rows on its own processor (or thread)
+// while the pass parses.
 // The text waits for the copier in memory, up to a few megabytes, then in a temporary file
 // until the copier has read it all: memory stays flat whichever is faster, and while the
 // database keeps up no byte goes through the disk.
@@ -42,51 +44,35 @@ const READ_BYTES = 1 << 20;
 const WAITING_IN_MEMORY = 4 << 20;
 
 /**
- * A table's rows as COPY text lines, each after the sync's fixed cells; readable as it grows,
- * from memory while the reader keeps up, else from a temporary file.
+ * A table's rows as COPY text lines, each after the sync's fixed cells, in chunks of whole
+ * lines, each handed to one of the table's texts (CopyText): the one with the least text
+ * waiting, so that two copiers of one table share its rows as fast as each takes them.
  */
-class CopyTextFile<R, C extends string> {
-  readonly #fd: number;
+class CopyTextTable<R, C extends string> {
   readonly #prefix: string;
   readonly #out: ChunkedOut;
   /** The row being added, filled for each record. */
   readonly #row: Cell[];
   readonly #line: CopyLine;
-  /** Text not yet read, in memory: before any in the file (see `#spooling`). */
-  #waiting: Buffer[] = [];
-  #waitingBytes = 0;
-  /** Whether new text goes to the file: from when too much waits until the reader has read it all. */
-  #spooling = false;
-  /** Bytes written to the file. */
-  #written = 0;
-  #state: "open" | "ended" | "abandoned" = "open";
-  #followed = false; // the reader reached the end: abandoning is too late
-  #closed = false;
-  #wake: (() => void) | null = null;
   count = 0;
 
   constructor(
     readonly table: AccountTable<R, C>,
-    readonly path: string,
+    readonly texts: readonly CopyText[],
     fixed: readonly Cell[],
-    inMemory: number,
   ) {
-    this.#fd = openSync(path, "wx");
     this.#prefix = `${fixed.map(copyText).join("\t")}\t`;
     this.#row = new Array<Cell>(table.columns.length).fill(null);
     this.#line = { prefix: Buffer.from(this.#prefix), row: this.#row };
-    const file = fileBytes(this.#fd, (bytes) => {
-      this.#written += bytes;
-    });
+    // every chunk ends at a line's end (ChunkedOut flushes between writes), so any text may take it
     this.#out = new ChunkedOut({
       bytes: (chunk) => {
-        if (this.#spooling) file.bytes(chunk);
-        else {
-          this.#waiting.push(Buffer.from(chunk)); // the chunk's buffer is used again
-          this.#waitingBytes += chunk.length;
-          this.#spooling = this.#waitingBytes > inMemory;
+        let text = texts[0] as CopyText;
+        for (let k = 1; k < texts.length; k++) {
+          const other = texts[k] as CopyText;
+          if (other.backlog < text.backlog) text = other;
         }
-        this.#wakeReader();
+        text.push(chunk);
       },
     });
   }
@@ -101,9 +87,64 @@ class CopyTextFile<R, C extends string> {
     this.count++;
   }
 
-  /** No more rows: the reader reaches the end. */
+  /** No more rows: the readers reach the end. */
   end(): void {
     this.#out.flush();
+    for (const text of this.texts) text.end();
+  }
+}
+
+/**
+ * Some of a table's COPY text, for one copier: readable as it grows, from memory while the
+ * reader keeps up, else from a temporary file.
+ */
+export class CopyText {
+  readonly #fd: number;
+  readonly #inMemory: number;
+  /** Text not yet read, in memory: before any in the file (see `#spooling`). */
+  #waiting: Buffer[] = [];
+  #waitingBytes = 0;
+  /** Whether new text goes to the file: from when too much waits until the reader has read it all. */
+  #spooling = false;
+  readonly #file: { bytes(chunk: Uint8Array): void };
+  /** Bytes written to the file, and read from it. */
+  #written = 0;
+  #read = 0;
+  #state: "open" | "ended" | "abandoned" = "open";
+  #followed = false; // the reader reached the end: abandoning is too late
+  #closed = false;
+  #wake: (() => void) | null = null;
+
+  constructor(
+    readonly table: AccountTable<never, string>,
+    readonly path: string,
+    inMemory: number,
+  ) {
+    this.#fd = openSync(path, "wx");
+    this.#inMemory = inMemory;
+    this.#file = fileBytes(this.#fd, (bytes) => {
+      this.#written += bytes;
+    });
+  }
+
+  /** The bytes written and not read yet. */
+  get backlog(): number {
+    return this.#waitingBytes + this.#written - this.#read;
+  }
+
+  /** Text after the text before (a chunk whose buffer is used again once this returns). */
+  push(chunk: Uint8Array): void {
+    if (this.#spooling) this.#file.bytes(chunk);
+    else {
+      this.#waiting.push(Buffer.from(chunk));
+      this.#waitingBytes += chunk.length;
+      this.#spooling = this.#waitingBytes > this.#inMemory;
+    }
+    this.#wakeReader();
+  }
+
+  /** No more text: the reader reaches the end. */
+  end(): void {
     if (this.#state === "open") this.#state = "ended";
     this.#wakeReader();
   }
@@ -128,15 +169,14 @@ class CopyTextFile<R, C extends string> {
   async *follow(): AsyncGenerator<Buffer> {
     const file = await open(this.path, "r");
     try {
-      let at = 0;
       for (;;) {
         if (this.#state === "abandoned") throw new Error("the sync's rows were abandoned");
         if (this.#waiting.length > 0) {
           yield this.#takeWaiting();
-        } else if (at < this.#written) {
-          const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, this.#written - at));
-          const { bytesRead } = await file.read(buffer, 0, buffer.length, at);
-          at += bytesRead;
+        } else if (this.#read < this.#written) {
+          const buffer = Buffer.allocUnsafe(Math.min(READ_BYTES, this.#written - this.#read));
+          const { bytesRead } = await file.read(buffer, 0, buffer.length, this.#read);
+          this.#read += bytesRead;
           yield buffer.subarray(0, bytesRead);
         } else if (this.#spooling) {
           this.#spooling = false; // all read: new text need not wait in the file
@@ -177,47 +217,62 @@ class CopyTextFile<R, C extends string> {
   }
 }
 
-/** How a table's file of COPY text reaches the table, as it grows; resolves once it is all there. */
-export type Copier = (file: CopyTextFile<never, string>) => Promise<void>;
+/** How some of a table's COPY text reaches the table, as it grows; resolves once it is all there. */
+export type Copier = (text: CopyText) => Promise<void>;
 
 /** A sync's rows streamed into its tables with COPY as the pass writes them (see the top of this file). */
 export class CopyTextRows implements SyncRows {
   readonly #dir = mkdtempSync(join(tmpdir(), "syncfile-copy-"));
-  readonly #users: CopyTextFile<NormalizedUser, never>;
-  readonly #licenses: CopyTextFile<NormalizedLicense, "currency">;
-  readonly #licenseUsers: CopyTextFile<NormalizedLicenseUser, never>;
+  readonly #users: CopyTextTable<NormalizedUser, never>;
+  readonly #licenses: CopyTextTable<NormalizedLicense, "currency">;
+  readonly #licenseUsers: CopyTextTable<NormalizedLicenseUser, never>;
   readonly #copies: Promise<PromiseSettledResult<void>[]>;
   /** What made the first COPY to fail fail, when one has. */
   #failure: { reason: unknown } | null = null;
 
-  /** `inMemory`: the bytes of a table's text that wait in memory, at most (tests make it small). */
-  constructor(copier: Copier, syncId: number, currency: string, inMemory = WAITING_IN_MEMORY) {
-    const made: { close(): void }[] = [];
-    const kept = <F extends { close(): void }>(file: F): F => {
-      made.push(file);
-      return file;
-    };
+  /**
+   * `inMemory`: the bytes of a table's text that wait in memory, at most (tests make it small).
+   * `licenseUserCopies`: how many copiers share the license users' text, each with its own
+   * `inMemory` (the largest table, which one database process alone indexes more slowly than
+   * the pass writes it).
+   */
+  constructor(
+    copier: Copier,
+    syncId: number,
+    currency: string,
+    inMemory = WAITING_IN_MEMORY,
+    licenseUserCopies = 1,
+  ) {
+    const made: CopyText[] = [];
+    const texts = (table: AccountTable<never, string>, name: string, count: number) =>
+      Array.from({ length: count }, (_, k) => {
+        const text = new CopyText(table, join(this.#dir, count === 1 ? name : `${name}-${k}`), inMemory);
+        made.push(text);
+        return text;
+      });
+    const table = <R, C extends string>(
+      of: AccountTable<R, C>,
+      name: string,
+      fixed: readonly Cell[],
+      count = 1,
+    ) => new CopyTextTable(of, texts(of as unknown as AccountTable<never, string>, name, count), fixed);
     try {
-      this.#users = kept(new CopyTextFile(ACCOUNT_USERS, join(this.#dir, "users"), [syncId], inMemory));
-      this.#licenses = kept(
-        new CopyTextFile(ACCOUNT_LICENSES, join(this.#dir, "licenses"), [syncId, currency], inMemory),
-      );
-      this.#licenseUsers = kept(
-        new CopyTextFile(ACCOUNT_LICENSE_USERS, join(this.#dir, "license-users"), [syncId], inMemory),
-      );
+      this.#users = table(ACCOUNT_USERS, "users", [syncId]);
+      this.#licenses = table(ACCOUNT_LICENSES, "licenses", [syncId, currency]);
+      this.#licenseUsers = table(ACCOUNT_LICENSE_USERS, "license-users", [syncId], licenseUserCopies);
     } catch (error) {
       // a file that could not be made (no space, no descriptors): none of them stays
-      for (const file of made) file.close();
+      for (const text of made) text.close();
       rmSync(this.#dir, { recursive: true, force: true });
       throw error;
     }
     // when one COPY fails, the others are abandoned: no table keeps rows of a sync that failed;
     // the first failure is the reason (the others may have failed only for being abandoned)
     this.#copies = Promise.allSettled(
-      this.#files().map((file) =>
-        copier(file).catch((error: unknown) => {
+      made.map((text) =>
+        copier(text).catch((error: unknown) => {
           if (this.#failure === null) this.#failure = { reason: error };
-          for (const other of this.#files()) other.abandon();
+          for (const other of this.#texts()) other.abandon();
           throw error;
         }),
       ),
@@ -253,7 +308,7 @@ export class CopyTextRows implements SyncRows {
    * rejects, once every COPY has ended one way or the other, when one failed.
    */
   async load(): Promise<void> {
-    for (const file of this.#files()) file.end();
+    for (const table of [this.#users, this.#licenses, this.#licenseUsers]) table.end();
     await this.#copies;
     if (this.#failure) throw this.#failure.reason;
   }
@@ -263,27 +318,27 @@ export class CopyTextRows implements SyncRows {
    * embedded database's pieces sent are committed: its rows can be deleted from then on).
    */
   async abandon(): Promise<void> {
-    for (const file of this.#files()) file.abandon();
+    for (const text of this.#texts()) text.abandon();
     await this.#copies;
   }
 
   /** Abandons the COPYs that have not ended (their rows are rolled back) and deletes the files. */
   dispose(): void {
-    for (const file of this.#files()) file.close();
+    for (const text of this.#texts()) text.close();
     this.#copies.then(() => rmSync(this.#dir, { recursive: true, force: true }));
   }
 
-  #files(): CopyTextFile<never, string>[] {
-    return [this.#users, this.#licenses, this.#licenseUsers] as unknown as CopyTextFile<never, string>[];
+  #texts(): readonly CopyText[] {
+    return [this.#users, this.#licenses, this.#licenseUsers].flatMap((table) => table.texts);
   }
 }
 
-/** A COPY of each file into its table on a connection of its own from `pool`, as the file grows. */
+/** A COPY of each text into its table on a connection of its own from `pool`, as the text grows. */
 export function copyOnConnections(pool: pg.Pool): Copier {
-  return (file) => copy(pool, file);
+  return (text) => copy(pool, text);
 }
 
-async function copy(pool: pg.Pool, file: CopyTextFile<never, string>): Promise<void> {
+async function copy(pool: pg.Pool, file: CopyText): Promise<void> {
   const client = await pool.connect();
   try {
     // the COPY lasts as long as the file's reading: a role's statement timeout must not cut it
