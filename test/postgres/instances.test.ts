@@ -195,7 +195,7 @@ describe("instances on one PostgreSQL database", () => {
     const url = (servers[0] as SyncfileServer).url;
     const users = Array.from({ length: 30_000 }, (_, i) => ({ email: `u${i}@example.com` }));
     // the refused holder in the middle of 30 000: its chunk goes to one of the two COPYs, the
-    // other has rows of its own by then (both open at the start), and neither may keep them
+    // other may hold rows of its own (both open at the start), and neither may keep them
     await queryDatabase(
       database,
       "ALTER TABLE account_license_users ADD CONSTRAINT test_refused CHECK (email <> 'u15000@example.com')",
