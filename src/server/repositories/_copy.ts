@@ -1,8 +1,8 @@
 // A sync's rows on their way into their tables with COPY, while the file is still being read:
 // the pass writes each table's rows as COPY text, and a copier per table sends that text as it
-// grows (two copiers share the license users on PostgreSQL, each with a connection and a
-// process of the server's). The database indexes the rows on its own processor (or thread)
-// while the pass parses.
+// grows (on PostgreSQL two copiers share the license users, each on its own connection, so
+// each with a PostgreSQL process of its own). The database indexes the rows on its own
+// processor (or thread) while the pass parses.
 // The text waits for the copier in memory, up to a few megabytes, then in a temporary file
 // until the copier has read it all: memory stays flat whichever is faster, and while the
 // database keeps up no byte goes through the disk.
@@ -344,14 +344,14 @@ export function copyOnConnections(pool: pg.Pool): Copier {
   return (text) => copy(pool, text);
 }
 
-async function copy(pool: pg.Pool, file: CopyText): Promise<void> {
+async function copy(pool: pg.Pool, text: CopyText): Promise<void> {
   const client = await pool.connect();
   try {
-    // the COPY lasts as long as the file's reading: a role's statement timeout must not cut it
+    // the COPY lasts as long as the pass's reading: a role's statement timeout must not cut it
     await client.query("SET statement_timeout = 0");
     await pipeline(
-      Readable.from(file.follow(), { highWaterMark: PIECES_AHEAD }),
-      client.query(copyFrom(copyInto(file.table, "STDIN"))),
+      Readable.from(text.follow(), { highWaterMark: PIECES_AHEAD }),
+      client.query(copyFrom(copyInto(text.table, "STDIN"))),
     );
     await client.query("RESET statement_timeout");
   } catch (error) {
